@@ -28,3 +28,6 @@ clean:
 	find . -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' | xargs rm -f
 
 .PHONY: all modules uml uml-modules clean
+
+# Stage fragments (mk/*.mk) add their own targets.
+-include mk/*.mk

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * X448 (RFC 7748) Diffie-Hellman on Curve448, constant time.
+ */
+#ifndef _NOISE_X448_H
+#define _NOISE_X448_H
+
+#include <linux/types.h>
+
+#define X448_KEY_SIZE 56
+
+/**
+ * x448() - X448 scalar multiplication: @out = X448(@scalar, @point).
+ * @out: 56-byte u-coordinate result.
+ * @scalar: 56-byte secret, clamped internally as RFC 7748 says.
+ * @point: 56-byte u-coordinate, decoded modulo p as RFC 7748 says.
+ *
+ * Return: false when the result is all zero (a low-order @point); @out then
+ * holds zeros and must not be used as a shared secret.
+ */
+bool __must_check x448(u8 out[X448_KEY_SIZE], const u8 scalar[X448_KEY_SIZE],
+		       const u8 point[X448_KEY_SIZE]);
+
+/**
+ * x448_generate_public() - the public key of @secret (X448 with u = 5).
+ * Return: false if the result is all zero (cannot happen for a valid scalar).
+ */
+bool __must_check x448_generate_public(u8 pub[X448_KEY_SIZE],
+				       const u8 secret[X448_KEY_SIZE]);
+
+/** x448_generate_secret() - a fresh random secret key. */
+void x448_generate_secret(u8 secret[X448_KEY_SIZE]);
+
+#endif /* _NOISE_X448_H */
