@@ -9,8 +9,14 @@
 
 #define X448_KEY_SIZE 56
 
+/*
+ * 0 while x448.c is the refusing placeholder: the engine then refuses every
+ * 448 protocol name with -EOPNOTSUPP. The real implementation sets it to 1.
+ */
+#define NOISE_X448_READY 0
+
 /**
- * x448() - X448 scalar multiplication: @out = X448(@scalar, @point).
+ * noise_x448() - X448 scalar multiplication: @out = X448(@scalar, @point).
  * @out: 56-byte u-coordinate result.
  * @scalar: 56-byte secret, clamped internally as RFC 7748 says.
  * @point: 56-byte u-coordinate, decoded modulo p as RFC 7748 says.
@@ -18,17 +24,17 @@
  * Return: false when the result is all zero (a low-order @point); @out then
  * holds zeros and must not be used as a shared secret.
  */
-bool __must_check x448(u8 out[X448_KEY_SIZE], const u8 scalar[X448_KEY_SIZE],
-		       const u8 point[X448_KEY_SIZE]);
+bool __must_check noise_x448(u8 out[X448_KEY_SIZE], const u8 scalar[X448_KEY_SIZE],
+			     const u8 point[X448_KEY_SIZE]);
 
 /**
- * x448_generate_public() - the public key of @secret (X448 with u = 5).
+ * noise_x448_generate_public() - the public key of @secret (X448 with u = 5).
  * Return: false if the result is all zero (cannot happen for a valid scalar).
  */
-bool __must_check x448_generate_public(u8 pub[X448_KEY_SIZE],
-				       const u8 secret[X448_KEY_SIZE]);
+bool __must_check noise_x448_generate_public(u8 pub[X448_KEY_SIZE],
+					     const u8 secret[X448_KEY_SIZE]);
 
-/** x448_generate_secret() - a fresh random secret key. */
-void x448_generate_secret(u8 secret[X448_KEY_SIZE]);
+/** noise_x448_generate_secret() - a fresh random secret key. */
+void noise_x448_generate_secret(u8 secret[X448_KEY_SIZE]);
 
 #endif /* _NOISE_X448_H */
