@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise_bench: shared declarations of the in-kernel benchmark.
+ */
+#ifndef _NOISE_BENCH_H
+#define _NOISE_BENCH_H
+
+#include <linux/types.h>
+
+/* One measured figure: per-operation times in nanoseconds. */
+struct bench_stats {
+	u64 mean;
+	u64 median;
+	u64 stddev;
+	u64 min;
+	u64 max;
+	u32 samples;	/* timed samples */
+	u32 batch;	/* operations per sample */
+};
+
+/* An operation under test: returns 0 or a negative errno. */
+typedef int (*bench_fn)(void *ctx);
+
+/*
+ * bench_measure() - time @fn: @samples samples of a batch of operations each,
+ * the batch sized so that one sample lasts at least @min_sample_ns (1 for
+ * operations slower than that). Stops at the first error and returns it.
+ */
+int bench_measure(bench_fn fn, void *ctx, u32 samples, u64 min_sample_ns,
+		  struct bench_stats *st);
+
+/* Print one result line: "noise_bench: <kind> <keys> n=... mean=..." */
+void bench_report(const char *kind, const char *keys, const struct bench_stats *st);
+
+/* Print a line that carries no timing (driver names, unavailable rows). */
+__printf(1, 2) void bench_note(const char *fmt, ...);
+
+/* Module parameters shared by the groups. */
+extern unsigned int bench_hs_iters;
+extern unsigned int bench_dh_iters;
+extern unsigned int bench_tr_iters;
+extern unsigned int bench_min_sample_us;
+
+/* The groups; each prints its own lines and returns 0 or a negative errno. */
+int bench_prim_run(void);
+int bench_aead_raw_run(void);
+int bench_handshake_run(void);
+int bench_transport_run(void);
+
+/* Whether noise_x448() works (false with the refusing placeholder). */
+bool bench_x448_available(void);
+
+/* Noise's largest plaintext: 65535 minus the 16-byte tag. */
+#define BENCH_MAX_PLAINTEXT 65519
+
+/* The transport payload sizes measured (bytes). */
+extern const unsigned int bench_sizes[];
+extern const unsigned int bench_nsizes;
+
+#endif /* _NOISE_BENCH_H */

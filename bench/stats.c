@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise_bench: timing loop and statistics.
+ *
+ * Each sample times a batch of operations with ktime_get_ns() and records the
+ * time per operation. The batch is one operation for anything slower than the
+ * minimum sample time (handshakes, scalar multiplications) and grows for fast
+ * operations so that the clock's own cost stays negligible. The mean, median,
+ * standard deviation, minimum and maximum are taken over the samples; the
+ * median is the headline figure because it ignores the odd sample that an
+ * interrupt or a host-side stall (UML) stretched.
+ */
+
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+#include "bench.h"
+
+#define BENCH_MAX_BATCH 4096
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void bench_summarise(u64 *t, u32 n, struct bench_stats *st)
+{
+	u64 sum = 0, var = 0;
+	u32 i;
+
+	sort(t, n, sizeof(*t), cmp_u64, NULL);
+	for (i = 0; i < n; i++)
+		sum += t[i];
+	st->mean = div_u64(sum, n);
+	for (i = 0; i < n; i++) {
+		u64 d = t[i] > st->mean ? t[i] - st->mean : st->mean - t[i];
+
+		d = min_t(u64, d, U32_MAX);
+		var += div_u64(d * d, n);
+	}
+	st->stddev = int_sqrt64(var);
+	st->median = n & 1 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+	st->min = t[0];
+	st->max = t[n - 1];
+	st->samples = n;
+}
+
+/* Time one batch; returns the total in ns or a negative errno via @err. */
+static u64 bench_batch(bench_fn fn, void *ctx, u32 batch, int *err)
+{
+	u64 start = ktime_get_ns();
+	u32 i;
+
+	for (i = 0; i < batch; i++) {
+		*err = fn(ctx);
+		if (*err)
+			return 0;
+	}
+	return ktime_get_ns() - start;
+}
+
+int bench_measure(bench_fn fn, void *ctx, u32 samples, u64 min_sample_ns,
+		  struct bench_stats *st)
+{
+	u64 *t, one;
+	u32 batch, i;
+	int err;
+
+	samples = max_t(u32, samples, 1);
+	t = kvmalloc_array(samples, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+
+	/* Two warm-up runs (caches, lazy allocations); the second sizes the batch. */
+	bench_batch(fn, ctx, 1, &err);
+	if (err)
+		goto out;
+	one = max_t(u64, bench_batch(fn, ctx, 1, &err), 1);
+	if (err)
+		goto out;
+	batch = clamp_t(u64, div64_u64(min_sample_ns, one), 1, BENCH_MAX_BATCH);
+
+	for (i = 0; i < samples; i++) {
+		u64 ns = bench_batch(fn, ctx, batch, &err);
+
+		if (err)
+			goto out;
+		t[i] = div_u64(ns + batch / 2, batch);
+		cond_resched();
+	}
+	st->batch = batch;
+	bench_summarise(t, samples, st);
+out:
+	kvfree(t);
+	return err;
+}
+
+void bench_report(const char *kind, const char *keys, const struct bench_stats *st)
+{
+	pr_info("noise_bench: %s %s n=%u samples=%u batch=%u mean=%llu median=%llu std=%llu min=%llu max=%llu\n",
+		kind, keys, st->samples * st->batch, st->samples, st->batch,
+		st->mean, st->median, st->stddev, st->min, st->max);
+}
+
+void bench_note(const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("noise_bench: %pV\n", &vaf);
+	va_end(args);
+}
