@@ -21,19 +21,61 @@ struct bench_stats {
 /* An operation under test: returns 0 or a negative errno. */
 typedef int (*bench_fn)(void *ctx);
 
+/**
+ * struct bench_op - what bench_measure() times.
+ * @fn: one operation.
+ * @prepare: optional, untimed, before every batch: readies @batch operations
+ *	(e.g. encrypts the messages a decryption batch will open).
+ * @max_batch: the most operations @prepare can ready (0: no limit).
+ * @ctx: passed to both.
+ */
+struct bench_op {
+	bench_fn fn;
+	int (*prepare)(void *ctx, u32 batch);
+	u32 max_batch;
+	void *ctx;
+};
+
 /*
- * bench_measure() - time @fn: @samples samples of a batch of operations each,
+ * bench_measure() - time @op: @samples samples of a batch of operations each,
  * the batch sized so that one sample lasts at least @min_sample_ns (1 for
  * operations slower than that). Stops at the first error and returns it.
  */
-int bench_measure(bench_fn fn, void *ctx, u32 samples, u64 min_sample_ns,
+int bench_measure(const struct bench_op *op, u32 samples, u64 min_sample_ns,
 		  struct bench_stats *st);
+
+/* bench_measure() of a plain function, no preparation. */
+int bench_measure_fn(bench_fn fn, void *ctx, u32 samples, struct bench_stats *st);
 
 /* Print one result line: "noise_bench: <kind> <keys> n=... mean=..." */
 void bench_report(const char *kind, const char *keys, const struct bench_stats *st);
 
 /* Print a line that carries no timing (driver names, unavailable rows). */
 __printf(1, 2) void bench_note(const char *fmt, ...);
+
+/**
+ * struct bench_ring - message buffers for the transport and AEAD groups.
+ * @buf: @n linearly mapped buffers of @len + 16 (tag) bytes each.
+ * @n: buffers; a batch never exceeds it.
+ * @len: plaintext length.
+ */
+struct bench_ring {
+	u8 **buf;
+	u32 n;
+	unsigned int len;
+};
+
+#define BENCH_TAG_LEN 16
+
+int bench_ring_alloc(struct bench_ring *r, unsigned int len);
+void bench_ring_free(struct bench_ring *r);
+
+/*
+ * The AEAD driver the engine uses for a cipher (0 ChaChaPoly, 1 AESGCM), or
+ * NULL when there is no engine: the raw AEAD group then uses the algorithm
+ * name and the crypto API's choice.
+ */
+const char *bench_engine_aead_driver(unsigned int cipher);
 
 /* Module parameters shared by the groups. */
 extern unsigned int bench_hs_iters;

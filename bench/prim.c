@@ -66,7 +66,7 @@ static int bench_one(const char *kind, const char *keys, bench_fn fn,
 	struct bench_stats st;
 	int err;
 
-	err = bench_measure(fn, c, bench_dh_iters, bench_min_sample_us * 1000ULL, &st);
+	err = bench_measure_fn(fn, c, bench_dh_iters, &st);
 	if (err) {
 		bench_note("error %s %s err=%d", kind, keys, err);
 		return err;

@@ -52,25 +52,29 @@ static void bench_summarise(u64 *t, u32 n, struct bench_stats *st)
 	st->samples = n;
 }
 
-/* Time one batch; returns the total in ns or a negative errno via @err. */
-static u64 bench_batch(bench_fn fn, void *ctx, u32 batch, int *err)
+/* Time one batch; returns the total in ns, or 0 with *@err set. */
+static u64 bench_batch(const struct bench_op *op, u32 batch, int *err)
 {
-	u64 start = ktime_get_ns();
+	u64 start;
 	u32 i;
 
+	*err = op->prepare ? op->prepare(op->ctx, batch) : 0;
+	if (*err)
+		return 0;
+	start = ktime_get_ns();
 	for (i = 0; i < batch; i++) {
-		*err = fn(ctx);
+		*err = op->fn(op->ctx);
 		if (*err)
 			return 0;
 	}
 	return ktime_get_ns() - start;
 }
 
-int bench_measure(bench_fn fn, void *ctx, u32 samples, u64 min_sample_ns,
+int bench_measure(const struct bench_op *op, u32 samples, u64 min_sample_ns,
 		  struct bench_stats *st)
 {
+	u32 batch, limit, i;
 	u64 *t, one;
-	u32 batch, i;
 	int err;
 
 	samples = max_t(u32, samples, 1);
@@ -79,16 +83,17 @@ int bench_measure(bench_fn fn, void *ctx, u32 samples, u64 min_sample_ns,
 		return -ENOMEM;
 
 	/* Two warm-up runs (caches, lazy allocations); the second sizes the batch. */
-	bench_batch(fn, ctx, 1, &err);
+	bench_batch(op, 1, &err);
 	if (err)
 		goto out;
-	one = max_t(u64, bench_batch(fn, ctx, 1, &err), 1);
+	one = max_t(u64, bench_batch(op, 1, &err), 1);
 	if (err)
 		goto out;
-	batch = clamp_t(u64, div64_u64(min_sample_ns, one), 1, BENCH_MAX_BATCH);
+	limit = op->max_batch ? min_t(u32, op->max_batch, BENCH_MAX_BATCH) : BENCH_MAX_BATCH;
+	batch = clamp_t(u64, div64_u64(min_sample_ns, one), 1, limit);
 
 	for (i = 0; i < samples; i++) {
-		u64 ns = bench_batch(fn, ctx, batch, &err);
+		u64 ns = bench_batch(op, batch, &err);
 
 		if (err)
 			goto out;
@@ -100,6 +105,13 @@ int bench_measure(bench_fn fn, void *ctx, u32 samples, u64 min_sample_ns,
 out:
 	kvfree(t);
 	return err;
+}
+
+int bench_measure_fn(bench_fn fn, void *ctx, u32 samples, struct bench_stats *st)
+{
+	struct bench_op op = { .fn = fn, .ctx = ctx };
+
+	return bench_measure(&op, samples, bench_min_sample_us * 1000ULL, st);
 }
 
 void bench_report(const char *kind, const char *keys, const struct bench_stats *st)
