@@ -7,10 +7,11 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include "bench.h"
 
-#define BENCH_RING_BYTES (1U << 20)
+#define BENCH_RING_BYTES SZ_1M
 #define BENCH_RING_MAX 4096U
 
 int bench_ring_alloc(struct bench_ring *r, unsigned int len)

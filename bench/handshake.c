@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise_bench: complete handshakes, both sides in this kernel, and key pair
+ * generation through the engine.
+ *
+ * One timed operation is a whole handshake: both handshake states created,
+ * every message written by one side and read by the other (empty payloads),
+ * both sides split, the four cipher states and two handshake states freed.
+ * Ephemeral key pairs are made inside, by the engine, as in real use. The
+ * static key pairs (and PSKs) are made once before the loop ("static=once");
+ * the second variant ("static=fresh") makes each side's static key pair in
+ * every handshake, as the published Python noiseframework figures do.
+ *
+ * Each row carries its DH bound: the scalar multiplications the pattern
+ * needs (bench_count_dh(), plus the static key pairs of the fresh variant)
+ * times the median of one bare scalar multiplication measured in this run.
+ */
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "bench.h"
+#include "bench_engine.h"
+#include "noise.h"
+
+#define BENCH_MSG_CAP 1024
+
+static const char * const bench_dh_names[] = { "25519", "448" };
+static const char * const bench_cipher_names[] = { "ChaChaPoly", "AESGCM" };
+static const char * const bench_hash_names[] = { "SHA256", "SHA512", "BLAKE2s", "BLAKE2b" };
+
+/* The non-XX rows: each pattern with each of these two suites. */
+static const char * const bench_patterns[] = { "NN", "IK", "KK", "XXpsk3", "IKpsk2" };
+static const char * const bench_suites[] = { "25519_ChaChaPoly_BLAKE2s", "25519_AESGCM_SHA256" };
+
+struct hs_ctx {
+	const char *name;
+	struct noise_protocol_info info;
+	bool fresh;
+	u8 priv[2][NOISE_MAX_DHLEN];
+	u8 pub[2][NOISE_MAX_DHLEN];
+	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];
+	struct noise_keys keys[2];
+	u8 *msg, *payload;
+};
+
+const char *bench_engine_aead_driver(unsigned int cipher)
+{
+	return noise_aead_driver_name(cipher ? NOISE_CIPHER_AESGCM : NOISE_CIPHER_CHACHAPOLY);
+}
+
+static int hs_make_statics(struct hs_ctx *c)
+{
+	int r, err;
+
+	for (r = 0; r < 2; r++) {
+		if (!c->info.needs_local_static[r] && !c->info.needs_remote_static[!r])
+			continue;
+		err = noise_dh_generate(c->info.dh, c->priv[r], c->pub[r]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One message: @w writes, the other side reads. */
+static int hs_message(struct hs_ctx *c, struct noise_handshake **hs, int w)
+{
+	size_t len, plen;
+	int err;
+
+	err = noise_handshake_write(hs[w], NULL, 0, c->msg, BENCH_MSG_CAP, &len);
+	if (!err)
+		err = noise_handshake_read(hs[!w], c->msg, len, c->payload,
+					   BENCH_MSG_CAP, &plen);
+	return err;
+}
+
+static int hs_finish(struct noise_handshake **hs)
+{
+	struct noise_cipher *cs[4] = {};
+	int err, i;
+
+	err = noise_handshake_split(hs[0], &cs[0], &cs[1]);
+	if (!err)
+		err = noise_handshake_split(hs[1], &cs[2], &cs[3]);
+	for (i = 0; i < 4; i++)
+		noise_cipher_free(cs[i]);
+	return err;
+}
+
+static int hs_once(void *p)
+{
+	struct noise_handshake *hs[2] = {};
+	struct hs_ctx *c = p;
+	enum noise_action a;
+	int err = 0, i;
+
+	if (c->fresh)
+		err = hs_make_statics(c);
+	if (err)
+		return err;
+	hs[0] = noise_handshake_new(c->name, NOISE_INITIATOR, &c->keys[0], GFP_KERNEL);
+	hs[1] = noise_handshake_new(c->name, NOISE_RESPONDER, &c->keys[1], GFP_KERNEL);
+	if (IS_ERR(hs[0]) || IS_ERR(hs[1])) {
+		err = IS_ERR(hs[0]) ? PTR_ERR(hs[0]) : PTR_ERR(hs[1]);
+		goto out;
+	}
+	for (;;) {
+		a = noise_handshake_next(hs[0]);
+		if (a == NOISE_ACTION_SPLIT || a == NOISE_ACTION_FAILED)
+			break;
+		err = hs_message(c, hs, a == NOISE_ACTION_WRITE ? 0 : 1);
+		if (err)
+			goto out;
+	}
+	if (a != NOISE_ACTION_SPLIT || noise_handshake_next(hs[1]) != NOISE_ACTION_SPLIT)
+		err = -EPROTO;
+	else
+		err = hs_finish(hs);
+out:
+	for (i = 0; i < 2; i++)
+		if (!IS_ERR_OR_NULL(hs[i]))
+			noise_handshake_free(hs[i]);
+	return err;
+}
+
+static void hs_setup_keys(struct hs_ctx *c)
+{
+	int r;
+
+	get_random_bytes(c->psks, sizeof(c->psks));
+	for (r = 0; r < 2; r++) {
+		c->keys[r] = (struct noise_keys) {
+			.local_static = c->info.needs_local_static[r] ? c->priv[r] : NULL,
+			.remote_static = c->info.needs_remote_static[r] ? c->pub[!r] : NULL,
+			.psks = c->psks,
+			.num_psks = c->info.num_psks,
+		};
+	}
+}
+
+static int hs_row(struct hs_ctx *c, bool fresh)
+{
+	struct bench_dh_count count;
+	struct bench_stats st;
+	unsigned int ops, statics;
+	char keys[160];
+	int err;
+
+	err = bench_count_dh(c->name, &count);
+	if (err)
+		return err;
+	c->fresh = fresh;
+	statics = c->info.needs_local_static[0] + c->info.needs_local_static[1];
+	ops = count.keygens + count.dh + (fresh ? statics : 0);
+	snprintf(keys, sizeof(keys), "protocol=%s static=%s keygens=%u dh=%u statics=%u dh_ops=%u",
+		 c->name, fresh ? "fresh" : "once", count.keygens, count.dh,
+		 fresh ? statics : 0, ops);
+	err = bench_measure_fn(hs_once, c, bench_hs_iters, &st);
+	if (err) {
+		bench_note("%s hs %s err=%d", err == -EOPNOTSUPP ? "unavailable" : "error",
+			   keys, err);
+		return err == -EOPNOTSUPP ? 0 : err;
+	}
+	bench_report("hs", keys, &st);
+	return 0;
+}
+
+static int hs_protocol(const char *name)
+{
+	struct hs_ctx *c;
+	int err;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->name = name;
+	c->msg = kmalloc(BENCH_MSG_CAP, GFP_KERNEL);
+	c->payload = kmalloc(BENCH_MSG_CAP, GFP_KERNEL);
+	err = -ENOMEM;
+	if (!c->msg || !c->payload)
+		goto out;
+	err = noise_protocol_info(name, &c->info);
+	if (!err) {
+		hs_setup_keys(c);
+		err = hs_make_statics(c);
+	}
+	if (err == -EOPNOTSUPP) {
+		bench_note("unavailable hs protocol=%s reason=%s", name,
+			   c->info.dh == NOISE_DH_448 ? "448_unavailable" : "unsupported");
+		err = 0;
+		goto out;
+	}
+	if (!err)
+		err = hs_row(c, false);
+	if (!err)
+		err = hs_row(c, true);
+out:
+	kfree(c->payload);
+	kfree(c->msg);
+	kfree_sensitive(c);
+	return err;
+}
+
+struct keygen_ctx {
+	enum noise_dh_id dh;
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
+};
+
+static int keygen_once(void *p)
+{
+	struct keygen_ctx *k = p;
+
+	return noise_dh_generate(k->dh, k->priv, k->pub);
+}
+
+static int hs_keygen(enum noise_dh_id dh)
+{
+	struct keygen_ctx k = { .dh = dh };
+	struct bench_stats st;
+	char keys[48];
+	int err;
+
+	snprintf(keys, sizeof(keys), "curve=%s impl=engine", bench_dh_names[dh]);
+	err = bench_measure_fn(keygen_once, &k, bench_dh_iters, &st);
+	memzero_explicit(&k, sizeof(k));
+	if (err == -EOPNOTSUPP) {
+		bench_note("unavailable keygen %s reason=448_unavailable", keys);
+		return 0;
+	}
+	if (err)
+		return err;
+	bench_report("keygen", keys, &st);
+	return 0;
+}
+
+int bench_handshake_run(void)
+{
+	char *name;
+	int err = 0, errors = 0;
+	unsigned int d, ci, h, p, s;
+
+	name = kmalloc(NOISE_MAX_NAME_LEN + 1, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	for (d = 0; d < 2; d++)
+		errors += !!hs_keygen(d);
+	for (d = 0; d < 2; d++)
+		for (ci = 0; ci < 2; ci++)
+			for (h = 0; h < ARRAY_SIZE(bench_hash_names); h++) {
+				snprintf(name, NOISE_MAX_NAME_LEN + 1, "Noise_XX_%s_%s_%s",
+					 bench_dh_names[d], bench_cipher_names[ci],
+					 bench_hash_names[h]);
+				errors += !!hs_protocol(name);
+			}
+	for (p = 0; p < ARRAY_SIZE(bench_patterns); p++)
+		for (s = 0; s < ARRAY_SIZE(bench_suites); s++) {
+			snprintf(name, NOISE_MAX_NAME_LEN + 1, "Noise_%s_%s",
+				 bench_patterns[p], bench_suites[s]);
+			errors += !!hs_protocol(name);
+		}
+	kfree(name);
+	if (errors)
+		err = -EIO;
+	return err;
+}
