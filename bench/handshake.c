@@ -11,6 +11,11 @@
  * the second variant ("static=fresh") makes each side's static key pair in
  * every handshake, as the published Python noiseframework figures do.
  *
+ * With hs_parts set, two partial runs of each protocol (static keys made
+ * once) give the breakdown: "new" only creates and frees both handshake
+ * states, "nosplit" runs every message but frees instead of splitting. So
+ * messages = nosplit - new and split = full - nosplit.
+ *
  * Each row carries its DH bound: the scalar multiplications the pattern
  * needs (bench_count_dh(), plus the static key pairs of the fresh variant)
  * times the median of one bare scalar multiplication measured in this run.
@@ -33,9 +38,17 @@ static const char * const bench_hash_names[] = { "SHA256", "SHA512", "BLAKE2s", 
 static const char * const bench_patterns[] = { "NN", "IK", "KK", "XXpsk3", "IKpsk2" };
 static const char * const bench_suites[] = { "25519_ChaChaPoly_BLAKE2s", "25519_AESGCM_SHA256" };
 
+/* What one timed operation covers (the parts give the breakdown). */
+enum hs_mode {
+	HS_FULL,	/* create, all messages, split, free */
+	HS_NOSPLIT,	/* create, all messages, free without splitting */
+	HS_NEW,		/* create both sides and free them */
+};
+
 struct hs_ctx {
 	const char *name;
 	struct noise_protocol_info info;
+	enum hs_mode mode;
 	bool fresh;
 	u8 priv[2][NOISE_MAX_DHLEN];
 	u8 pub[2][NOISE_MAX_DHLEN];
@@ -106,6 +119,8 @@ static int hs_once(void *p)
 		err = IS_ERR(hs[0]) ? PTR_ERR(hs[0]) : PTR_ERR(hs[1]);
 		goto out;
 	}
+	if (c->mode == HS_NEW)
+		goto out;
 	for (;;) {
 		a = noise_handshake_next(hs[0]);
 		if (a == NOISE_ACTION_SPLIT || a == NOISE_ACTION_FAILED)
@@ -116,7 +131,7 @@ static int hs_once(void *p)
 	}
 	if (a != NOISE_ACTION_SPLIT || noise_handshake_next(hs[1]) != NOISE_ACTION_SPLIT)
 		err = -EPROTO;
-	else
+	else if (c->mode == HS_FULL)
 		err = hs_finish(hs);
 out:
 	for (i = 0; i < 2; i++)
@@ -138,6 +153,25 @@ static void hs_setup_keys(struct hs_ctx *c)
 			.num_psks = c->info.num_psks,
 		};
 	}
+}
+
+static int hs_part(struct hs_ctx *c, enum hs_mode mode, const char *part)
+{
+	struct bench_stats st;
+	char keys[128];
+	int err;
+
+	c->mode = mode;
+	c->fresh = false;
+	snprintf(keys, sizeof(keys), "protocol=%s part=%s", c->name, part);
+	err = bench_measure_fn(hs_once, c, bench_hs_iters, &st);
+	c->mode = HS_FULL;
+	if (err) {
+		bench_note("error hs_part %s err=%d", keys, err);
+		return err;
+	}
+	bench_report("hs_part", keys, &st);
+	return 0;
 }
 
 static int hs_row(struct hs_ctx *c, bool fresh)
@@ -188,7 +222,7 @@ static int hs_protocol(const char *name)
 	}
 	if (err == -EOPNOTSUPP) {
 		bench_note("unavailable hs protocol=%s reason=%s", name,
-			   c->info.dh == NOISE_DH_448 ? "448_unavailable" : "unsupported");
+			   strstr(name, "_448_") ? "448_unavailable" : "unsupported");
 		err = 0;
 		goto out;
 	}
@@ -196,6 +230,10 @@ static int hs_protocol(const char *name)
 		err = hs_row(c, false);
 	if (!err)
 		err = hs_row(c, true);
+	if (!err && bench_hs_parts)
+		err = hs_part(c, HS_NEW, "new");
+	if (!err && bench_hs_parts)
+		err = hs_part(c, HS_NOSPLIT, "nosplit");
 out:
 	kfree(c->payload);
 	kfree(c->msg);

@@ -34,6 +34,10 @@ unsigned int bench_min_sample_us = 20;
 module_param_named(min_sample_us, bench_min_sample_us, uint, 0444);
 MODULE_PARM_DESC(min_sample_us, "batch fast operations so one sample lasts at least this long");
 
+bool bench_hs_parts = true;
+module_param_named(hs_parts, bench_hs_parts, bool, 0444);
+MODULE_PARM_DESC(hs_parts, "also time handshake parts (create, messages, split) for the breakdown");
+
 static char *groups = "prim,aead,hs,transport";
 module_param(groups, charp, 0444);
 MODULE_PARM_DESC(groups, "comma-separated groups to run: prim, aead, hs, transport");
@@ -80,9 +84,9 @@ static int bench_thread(void *unused)
 
 	bench_note("start kernel=%s machine=%s cpu=%u", init_utsname()->release,
 		   init_utsname()->machine, cpu);
-	bench_note("params hs_iters=%u dh_iters=%u tr_iters=%u min_sample_us=%u groups=%s",
+	bench_note("params hs_iters=%u dh_iters=%u tr_iters=%u min_sample_us=%u hs_parts=%d groups=%s",
 		   bench_hs_iters, bench_dh_iters, bench_tr_iters,
-		   bench_min_sample_us, groups);
+		   bench_min_sample_us, bench_hs_parts, groups);
 	for (i = 0; i < ARRAY_SIZE(bench_groups); i++) {
 		if (!group_wanted(bench_groups[i].name))
 			continue;
