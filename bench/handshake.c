@@ -167,7 +167,7 @@ static int hs_part(struct hs_ctx *c, enum hs_mode mode, const char *part)
 	err = bench_measure_fn(hs_once, c, bench_hs_iters, &st);
 	c->mode = HS_FULL;
 	if (err) {
-		bench_note("error hs_part %s err=%d", keys, err);
+		bench_note("error %s %s err=%d", "hs_part", keys, err);
 		return err;
 	}
 	bench_report("hs_part", keys, &st);

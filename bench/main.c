@@ -82,11 +82,11 @@ static int bench_thread(void *unused)
 	unsigned int i;
 	int err;
 
-	bench_note("start kernel=%s machine=%s cpu=%u", init_utsname()->release,
-		   init_utsname()->machine, cpu);
-	bench_note("params hs_iters=%u dh_iters=%u tr_iters=%u min_sample_us=%u hs_parts=%d groups=%s",
+	bench_note("start kernel=%s machine=%s cpu=%u groups=%s",
+		   init_utsname()->release, init_utsname()->machine, cpu, groups);
+	bench_note("params hs_iters=%u dh_iters=%u tr_iters=%u min_sample_us=%u hs_parts=%d",
 		   bench_hs_iters, bench_dh_iters, bench_tr_iters,
-		   bench_min_sample_us, bench_hs_parts, groups);
+		   bench_min_sample_us, bench_hs_parts);
 	for (i = 0; i < ARRAY_SIZE(bench_groups); i++) {
 		if (!group_wanted(bench_groups[i].name))
 			continue;
