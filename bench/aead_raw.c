@@ -19,7 +19,7 @@
 #define BENCH_KEY_LEN 32
 #define BENCH_NONCE_LEN 12
 
-struct aead_ctx {
+struct bench_raw_aead {
 	struct crypto_aead *tfm;
 	struct aead_request *req;
 	struct scatterlist sg;
@@ -29,7 +29,7 @@ struct aead_ctx {
 	u8 nonce[BENCH_NONCE_LEN];
 };
 
-static void aead_set_nonce(struct aead_ctx *c, u64 counter)
+static void aead_set_nonce(struct bench_raw_aead *c, u64 counter)
 {
 	__le64 le = cpu_to_le64(counter);
 	__be64 be = cpu_to_be64(counter);
@@ -42,7 +42,7 @@ static void aead_set_nonce(struct aead_ctx *c, u64 counter)
 }
 
 /* Seal or open ring buffer (c->next % n) in place with nonce c->next. */
-static int aead_crypt(struct aead_ctx *c, bool enc)
+static int aead_crypt(struct bench_raw_aead *c, bool enc)
 {
 	unsigned int len = c->ring.len + (enc ? 0 : BENCH_TAG_LEN);
 
@@ -68,7 +68,7 @@ static int aead_dec(void *p)
 /* Seal @batch fresh messages; the timed decryptions then open them in order. */
 static int aead_dec_prepare(void *p, u32 batch)
 {
-	struct aead_ctx *c = p;
+	struct bench_raw_aead *c = p;
 	u32 i;
 	int err;
 
@@ -81,71 +81,107 @@ static int aead_dec_prepare(void *p, u32 batch)
 	return 0;
 }
 
-static int aead_size(struct aead_ctx *c, const char *cipher, unsigned int len)
+struct bench_raw_aead *bench_raw_new(unsigned int id)
 {
-	struct bench_op op = { .ctx = c };
+	static const char * const algs[] = { "rfc7539(chacha20,poly1305)", "gcm(aes)" };
+	static const char * const names[] = { "ChaChaPoly", "AESGCM" };
+	const char *engine = bench_engine_aead_driver(id);
+	struct bench_raw_aead *c;
+	u8 key[BENCH_KEY_LEN];
+	int err = -ENOMEM;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->big_endian = id == 1;
+	c->tfm = crypto_alloc_aead(engine ?: algs[id], 0, 0);
+	if (IS_ERR(c->tfm)) {
+		err = PTR_ERR(c->tfm);
+		c->tfm = NULL;
+		goto fail;
+	}
+	bench_note("driver cipher=%s alg=%s raw=%s engine=%s", names[id], algs[id],
+		   crypto_aead_driver_name(c->tfm), engine ?: "none");
+	c->req = aead_request_alloc(c->tfm, GFP_KERNEL);
+	if (!c->req)
+		goto fail;
+	get_random_bytes(key, sizeof(key));
+	err = crypto_aead_setkey(c->tfm, key, sizeof(key));
+	memzero_explicit(key, sizeof(key));
+	if (!err)
+		err = crypto_aead_setauthsize(c->tfm, BENCH_TAG_LEN);
+	if (err)
+		goto fail;
+	aead_request_set_callback(c->req, 0, NULL, NULL);
+	return c;
+fail:
+	bench_raw_free(c);
+	return ERR_PTR(err);
+}
+
+void bench_raw_free(struct bench_raw_aead *c)
+{
+	if (!c)
+		return;
+	bench_ring_free(&c->ring);
+	aead_request_free(c->req);
+	crypto_free_aead(c->tfm);
+	kfree(c);
+}
+
+int bench_raw_size(struct bench_raw_aead *c, unsigned int len,
+		   struct bench_op *enc, struct bench_op *dec)
+{
+	int err;
+
+	bench_ring_free(&c->ring);
+	err = bench_ring_alloc(&c->ring, len);
+	if (err)
+		return err;
+	*enc = (struct bench_op) { .fn = aead_enc, .max_batch = c->ring.n, .ctx = c };
+	*dec = (struct bench_op) { .fn = aead_dec, .prepare = aead_dec_prepare,
+				   .max_batch = c->ring.n, .ctx = c };
+	return 0;
+}
+
+static int aead_size(struct bench_raw_aead *c, const char *cipher, unsigned int len)
+{
+	struct bench_op enc, dec;
 	struct bench_stats st;
 	char keys[96];
 	int err;
 
-	err = bench_ring_alloc(&c->ring, len);
+	err = bench_raw_size(c, len, &enc, &dec);
 	if (err)
 		return err;
-	op.max_batch = c->ring.n;
-
-	op.fn = aead_enc;
 	snprintf(keys, sizeof(keys), "cipher=%s op=enc size=%u", cipher, len);
-	err = bench_measure(&op, bench_tr_iters, bench_min_sample_us * 1000ULL, &st);
+	err = bench_measure(&enc, bench_tr_iters, bench_min_sample_us * 1000ULL, &st);
 	if (err)
 		goto fail;
 	bench_report("aead_raw", keys, &st);
 
-	op.fn = aead_dec;
-	op.prepare = aead_dec_prepare;
 	snprintf(keys, sizeof(keys), "cipher=%s op=dec size=%u", cipher, len);
-	err = bench_measure(&op, bench_tr_iters, bench_min_sample_us * 1000ULL, &st);
+	err = bench_measure(&dec, bench_tr_iters, bench_min_sample_us * 1000ULL, &st);
 	if (err)
 		goto fail;
 	bench_report("aead_raw", keys, &st);
-	bench_ring_free(&c->ring);
 	return 0;
 fail:
-	bench_ring_free(&c->ring);
 	bench_note("error aead_raw %s err=%d", keys, err);
 	return err;
 }
 
-static int aead_cipher(unsigned int id, const char *cipher, const char *alg,
-		       bool big_endian)
+static int aead_cipher(unsigned int id, const char *cipher)
 {
-	struct aead_ctx c = { .big_endian = big_endian };
-	const char *engine = bench_engine_aead_driver(id);
-	u8 key[BENCH_KEY_LEN];
+	struct bench_raw_aead *c = bench_raw_new(id);
 	unsigned int i;
-	int err;
+	int err = 0;
 
-	c.tfm = crypto_alloc_aead(engine ?: alg, 0, 0);
-	if (IS_ERR(c.tfm))
-		return PTR_ERR(c.tfm);
-	bench_note("driver cipher=%s alg=%s raw=%s engine=%s", cipher, alg,
-		   crypto_aead_driver_name(c.tfm), engine ?: "none");
-	err = -ENOMEM;
-	c.req = aead_request_alloc(c.tfm, GFP_KERNEL);
-	if (!c.req)
-		goto out;
-	get_random_bytes(key, sizeof(key));
-	err = crypto_aead_setkey(c.tfm, key, sizeof(key));
-	memzero_explicit(key, sizeof(key));
-	if (!err)
-		err = crypto_aead_setauthsize(c.tfm, BENCH_TAG_LEN);
-	if (err)
-		goto out;
-	aead_request_set_callback(c.req, 0, NULL, NULL);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
 	for (i = 0; i < bench_nsizes && !err; i++)
-		err = aead_size(&c, cipher, bench_sizes[i]);
-out:
-	aead_request_free(c.req);
-	crypto_free_aead(c.tfm);
+		err = aead_size(c, cipher, bench_sizes[i]);
+	bench_raw_free(c);
 	return err;
 }
 
@@ -153,8 +189,8 @@ int bench_aead_raw_run(void)
 {
 	int err;
 
-	err = aead_cipher(0, "ChaChaPoly", "rfc7539(chacha20,poly1305)", false);
+	err = aead_cipher(0, "ChaChaPoly");
 	if (!err)
-		err = aead_cipher(1, "AESGCM", "gcm(aes)", true);
+		err = aead_cipher(1, "AESGCM");
 	return err;
 }

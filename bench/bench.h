@@ -44,6 +44,15 @@ struct bench_op {
 int bench_measure(const struct bench_op *op, u32 samples, u64 min_sample_ns,
 		  struct bench_stats *st);
 
+/*
+ * bench_measure_pair() - time @a and @b in alternating samples, so that a
+ * slow spell of the machine hits both alike: for a figure and its bound.
+ * @b may be NULL (then this is bench_measure()).
+ */
+int bench_measure_pair(const struct bench_op *a, const struct bench_op *b,
+		       u32 samples, u64 min_sample_ns, struct bench_stats *sa,
+		       struct bench_stats *sb);
+
 /* bench_measure() of a plain function, no preparation. */
 int bench_measure_fn(bench_fn fn, void *ctx, u32 samples, struct bench_stats *st);
 
@@ -77,6 +86,17 @@ void bench_ring_free(struct bench_ring *r);
  */
 const char *bench_engine_aead_driver(unsigned int cipher);
 
+/*
+ * A raw AEAD transform for a cipher (0 ChaChaPoly, 1 AESGCM), allocated by
+ * the engine's driver name; bench_raw_size() readies its ring for one
+ * payload size and gives the encrypt and decrypt operations.
+ */
+struct bench_raw_aead;
+struct bench_raw_aead *bench_raw_new(unsigned int cipher);
+void bench_raw_free(struct bench_raw_aead *c);
+int bench_raw_size(struct bench_raw_aead *c, unsigned int len,
+		   struct bench_op *enc, struct bench_op *dec);
+
 /* Module parameters shared by the groups. */
 extern unsigned int bench_hs_iters;
 extern unsigned int bench_dh_iters;
@@ -92,6 +112,14 @@ int bench_transport_run(void);
 
 /* Whether noise_x448() works (false with the refusing placeholder). */
 bool bench_x448_available(void);
+
+/*
+ * bench_dh_ref_op() - one bare scalar multiplication on @curve (0 25519,
+ * 1 448) as an operation, to time beside a handshake. -EOPNOTSUPP without
+ * X448. bench_dh_ref_wipe() clears its key.
+ */
+int bench_dh_ref_op(unsigned int curve, struct bench_op *op);
+void bench_dh_ref_wipe(void);
 
 /* Noise's largest plaintext: 65535 minus the 16-byte tag. */
 #define BENCH_MAX_PLAINTEXT 65519

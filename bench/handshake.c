@@ -18,7 +18,9 @@
  *
  * Each row carries its DH bound: the scalar multiplications the pattern
  * needs (bench_count_dh(), plus the static key pairs of the fresh variant)
- * times the median of one bare scalar multiplication measured in this run.
+ * times the median of one bare scalar multiplication, timed in samples
+ * alternating with the handshake's ("dh_ref" line) so that both see the
+ * same machine.
  */
 
 #include <linux/kernel.h>
@@ -176,9 +178,11 @@ static int hs_part(struct hs_ctx *c, enum hs_mode mode, const char *part)
 
 static int hs_row(struct hs_ctx *c, bool fresh)
 {
+	struct bench_op op = { .fn = hs_once, .ctx = c }, ref;
+	struct bench_stats st, sr;
 	struct bench_dh_count count;
-	struct bench_stats st;
 	unsigned int ops, statics;
+	bool paired;
 	char keys[160];
 	int err;
 
@@ -191,13 +195,17 @@ static int hs_row(struct hs_ctx *c, bool fresh)
 	snprintf(keys, sizeof(keys), "protocol=%s static=%s keygens=%u dh=%u statics=%u dh_ops=%u",
 		 c->name, fresh ? "fresh" : "once", count.keygens, count.dh,
 		 fresh ? statics : 0, ops);
-	err = bench_measure_fn(hs_once, c, bench_hs_iters, &st);
+	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
+	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
+				 bench_min_sample_us * 1000ULL, &st, &sr);
 	if (err) {
 		bench_note("%s hs %s err=%d", err == -EOPNOTSUPP ? "unavailable" : "error",
 			   keys, err);
 		return err == -EOPNOTSUPP ? 0 : err;
 	}
 	bench_report("hs", keys, &st);
+	if (paired)
+		bench_report("dh_ref", keys, &sr);
 	return 0;
 }
 
@@ -299,6 +307,7 @@ int bench_handshake_run(void)
 			errors += !!hs_protocol(name);
 		}
 	kfree(name);
+	bench_dh_ref_wipe();
 	if (errors)
 		err = -EIO;
 	return err;

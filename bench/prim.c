@@ -112,6 +112,38 @@ static int bench_prim_448(struct dh_ctx *c)
 	return err;
 }
 
+/* The scalar multiplication timed beside each handshake (its bound's unit). */
+static struct dh_ctx bench_ref[2];
+
+int bench_dh_ref_op(unsigned int curve, struct bench_op *op)
+{
+	struct dh_ctx *c = &bench_ref[!!curve];
+	u8 peer[X448_KEY_SIZE];
+	bool ok;
+
+	if (curve) {
+		if (!bench_x448_available())
+			return -EOPNOTSUPP;
+		noise_x448_generate_secret(peer);
+		noise_x448_generate_secret(c->secret);
+		ok = noise_x448_generate_public(c->point, peer);
+	} else {
+		curve25519_generate_secret(peer);
+		curve25519_generate_secret(c->secret);
+		ok = curve25519_generate_public(c->point, peer);
+	}
+	memzero_explicit(peer, sizeof(peer));
+	if (!ok)
+		return -EINVAL;
+	*op = (struct bench_op) { .fn = curve ? dh448 : dh25519, .ctx = c };
+	return 0;
+}
+
+void bench_dh_ref_wipe(void)
+{
+	memzero_explicit(bench_ref, sizeof(bench_ref));
+}
+
 int bench_prim_run(void)
 {
 	struct dh_ctx c;

@@ -22,6 +22,7 @@
 #include "bench.h"
 
 #define BENCH_MAX_BATCH 4096
+#define BENCH_CALIBRATE_RUNS 5
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -70,41 +71,81 @@ static u64 bench_batch(const struct bench_op *op, u32 batch, int *err)
 	return ktime_get_ns() - start;
 }
 
+/*
+ * One warm-up run (caches, lazy allocations), then the batch is sized from
+ * the fastest of a few single runs, so that one stalled run does not shrink
+ * it.
+ */
+static int bench_calibrate(const struct bench_op *op, u64 min_sample_ns, u32 *batch)
+{
+	u64 one = U64_MAX, ns;
+	u32 limit, i;
+	int err;
+
+	bench_batch(op, 1, &err);
+	for (i = 0; i < BENCH_CALIBRATE_RUNS && !err; i++) {
+		ns = bench_batch(op, 1, &err);
+		one = min(one, max_t(u64, ns, 1));
+	}
+	if (err)
+		return err;
+	limit = op->max_batch ? min_t(u32, op->max_batch, BENCH_MAX_BATCH) : BENCH_MAX_BATCH;
+	*batch = clamp_t(u64, div64_u64(min_sample_ns, one), 1, limit);
+	return 0;
+}
+
+/* One sample of @op: time per operation of one batch, in ns. */
+static int bench_sample(const struct bench_op *op, u32 batch, u64 *t)
+{
+	u64 ns;
+	int err;
+
+	ns = bench_batch(op, batch, &err);
+	*t = div_u64(ns + batch / 2, batch);
+	return err;
+}
+
+int bench_measure_pair(const struct bench_op *a, const struct bench_op *b,
+		       u32 samples, u64 min_sample_ns, struct bench_stats *sa,
+		       struct bench_stats *sb)
+{
+	u32 batch_a, batch_b = 0, i;
+	u64 *ta, *tb = NULL;
+	int err = -ENOMEM;
+
+	samples = max_t(u32, samples, 1);
+	ta = kvmalloc_array(samples, sizeof(*ta), GFP_KERNEL);
+	if (b)
+		tb = kvmalloc_array(samples, sizeof(*tb), GFP_KERNEL);
+	if (!ta || (b && !tb))
+		goto out;
+	err = bench_calibrate(a, min_sample_ns, &batch_a);
+	if (!err && b)
+		err = bench_calibrate(b, min_sample_ns, &batch_b);
+	for (i = 0; i < samples && !err; i++) {
+		err = bench_sample(a, batch_a, &ta[i]);
+		if (!err && b)
+			err = bench_sample(b, batch_b, &tb[i]);
+		cond_resched();
+	}
+	if (err)
+		goto out;
+	sa->batch = batch_a;
+	bench_summarise(ta, samples, sa);
+	if (b) {
+		sb->batch = batch_b;
+		bench_summarise(tb, samples, sb);
+	}
+out:
+	kvfree(tb);
+	kvfree(ta);
+	return err;
+}
+
 int bench_measure(const struct bench_op *op, u32 samples, u64 min_sample_ns,
 		  struct bench_stats *st)
 {
-	u32 batch, limit, i;
-	u64 *t, one;
-	int err;
-
-	samples = max_t(u32, samples, 1);
-	t = kvmalloc_array(samples, sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return -ENOMEM;
-
-	/* Two warm-up runs (caches, lazy allocations); the second sizes the batch. */
-	bench_batch(op, 1, &err);
-	if (err)
-		goto out;
-	one = max_t(u64, bench_batch(op, 1, &err), 1);
-	if (err)
-		goto out;
-	limit = op->max_batch ? min_t(u32, op->max_batch, BENCH_MAX_BATCH) : BENCH_MAX_BATCH;
-	batch = clamp_t(u64, div64_u64(min_sample_ns, one), 1, limit);
-
-	for (i = 0; i < samples; i++) {
-		u64 ns = bench_batch(op, batch, &err);
-
-		if (err)
-			goto out;
-		t[i] = div_u64(ns + batch / 2, batch);
-		cond_resched();
-	}
-	st->batch = batch;
-	bench_summarise(t, samples, st);
-out:
-	kvfree(t);
-	return err;
+	return bench_measure_pair(op, NULL, samples, min_sample_ns, st, NULL);
 }
 
 int bench_measure_fn(bench_fn fn, void *ctx, u32 samples, struct bench_stats *st)

@@ -4,7 +4,9 @@
  * cipher states (noise_cipher_encrypt()/noise_cipher_decrypt(): in place,
  * no associated data, the nonce advancing by one per message), for every
  * payload size and both ciphers. A decryption batch opens messages that the
- * sending cipher state sealed, untimed, just before it.
+ * sending cipher state sealed, untimed, just before it. Each figure is
+ * timed in alternating samples with its bound, the same AEAD driver called
+ * raw (aead_raw.c), and both are printed ("paired=1").
  */
 
 #include <linux/kernel.h>
@@ -50,47 +52,62 @@ static int tr_dec_prepare(void *p, u32 batch)
 	return 0;
 }
 
-static int tr_size(struct tr_ctx *c, const char *cipher, unsigned int len)
+/* One direction: the engine and its raw AEAD bound, in alternating samples. */
+static int tr_pair(const struct bench_op *eng, const struct bench_op *raw,
+		   const char *keys)
 {
-	struct bench_op op = { .ctx = c };
-	struct bench_stats st;
+	struct bench_stats se, sr;
+	int err;
+
+	err = bench_measure_pair(eng, raw, bench_tr_iters,
+				 bench_min_sample_us * 1000ULL, &se, &sr);
+	if (err) {
+		bench_note("error transport %s err=%d", keys, err);
+		return err;
+	}
+	bench_report("transport", keys, &se);
+	bench_report("aead_raw", keys, &sr);
+	return 0;
+}
+
+static int tr_size(struct tr_ctx *c, struct bench_raw_aead *raw,
+		   const char *cipher, unsigned int len)
+{
+	struct bench_op enc = { .fn = tr_enc, .ctx = c };
+	struct bench_op dec = { .fn = tr_dec, .prepare = tr_dec_prepare, .ctx = c };
+	struct bench_op raw_enc, raw_dec;
 	char keys[96];
 	int err;
 
 	err = bench_ring_alloc(&c->ring, len);
+	if (!err)
+		err = bench_raw_size(raw, len, &raw_enc, &raw_dec);
 	if (err)
-		return err;
-	op.max_batch = c->ring.n;
-
-	op.fn = tr_enc;
-	snprintf(keys, sizeof(keys), "cipher=%s op=enc size=%u", cipher, len);
-	err = bench_measure(&op, bench_tr_iters, bench_min_sample_us * 1000ULL, &st);
+		goto out;
+	enc.max_batch = c->ring.n;
+	dec.max_batch = c->ring.n;
+	snprintf(keys, sizeof(keys), "cipher=%s op=enc size=%u paired=1", cipher, len);
+	err = tr_pair(&enc, &raw_enc, keys);
 	if (err)
-		goto fail;
-	bench_report("transport", keys, &st);
-
-	op.fn = tr_dec;
-	op.prepare = tr_dec_prepare;
-	snprintf(keys, sizeof(keys), "cipher=%s op=dec size=%u", cipher, len);
-	err = bench_measure(&op, bench_tr_iters, bench_min_sample_us * 1000ULL, &st);
-	if (err)
-		goto fail;
-	bench_report("transport", keys, &st);
+		goto out;
+	snprintf(keys, sizeof(keys), "cipher=%s op=dec size=%u paired=1", cipher, len);
+	err = tr_pair(&dec, &raw_dec, keys);
+out:
 	bench_ring_free(&c->ring);
-	return 0;
-fail:
-	bench_ring_free(&c->ring);
-	bench_note("error transport %s err=%d", keys, err);
 	return err;
 }
 
 static int tr_cipher(enum noise_cipher_id id, const char *cipher)
 {
+	struct bench_raw_aead *raw;
 	struct tr_ctx c = {};
 	u8 key[NOISE_KEY_LEN];
 	unsigned int i;
 	int err = 0;
 
+	raw = bench_raw_new(id == NOISE_CIPHER_AESGCM);
+	if (IS_ERR(raw))
+		return PTR_ERR(raw);
 	get_random_bytes(key, sizeof(key));
 	c.send = noise_cipher_new(id, key, GFP_KERNEL);
 	c.recv = noise_cipher_new(id, key, GFP_KERNEL);
@@ -101,13 +118,14 @@ static int tr_cipher(enum noise_cipher_id id, const char *cipher)
 	}
 	bench_note("engine_driver cipher=%s driver=%s", cipher,
 		   noise_cipher_driver_name(c.send));
-	for (i = 0, err = 0; i < bench_nsizes && !err; i++)
-		err = tr_size(&c, cipher, bench_sizes[i]);
+	for (i = 0; i < bench_nsizes && !err; i++)
+		err = tr_size(&c, raw, cipher, bench_sizes[i]);
 out:
-	if (!IS_ERR_OR_NULL(c.recv))
+	if (!IS_ERR(c.recv))
 		noise_cipher_free(c.recv);
-	if (!IS_ERR_OR_NULL(c.send))
+	if (!IS_ERR(c.send))
 		noise_cipher_free(c.send);
+	bench_raw_free(raw);
 	return err;
 }
 
