@@ -19,7 +19,7 @@ const struct dh_func *dh_by_name(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(dh_funcs) / sizeof(dh_funcs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dh_funcs); i++)
 		if (!strcmp(dh_funcs[i].name, name))
 			return &dh_funcs[i];
 	return NULL;
@@ -29,13 +29,13 @@ const struct dh_func *dh_by_b64_len(size_t chars)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(dh_funcs) / sizeof(dh_funcs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dh_funcs); i++)
 		if (B64_LEN(dh_funcs[i].len) == chars)
 			return &dh_funcs[i];
 	return NULL;
 }
 
-bool dh_generate(const struct dh_func *dh, uint8_t *priv)
+bool dh_generate(const struct dh_func *dh, u8 *priv)
 {
 	size_t got = 0;
 
@@ -49,7 +49,7 @@ bool dh_generate(const struct dh_func *dh, uint8_t *priv)
 	return true;
 }
 
-bool dh_public(const struct dh_func *dh, uint8_t *pub, const uint8_t *priv)
+bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv)
 {
 	EVP_PKEY *key;
 	size_t len = dh->len;

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
+#include "util.h"
 
 struct dh_func {
 	const char *name;	/* "25519" or "448", as in protocol names */
@@ -17,7 +17,7 @@ struct dh_func {
 
 const struct dh_func *dh_by_name(const char *name);
 const struct dh_func *dh_by_b64_len(size_t chars);
-bool dh_generate(const struct dh_func *dh, uint8_t *priv);
-bool dh_public(const struct dh_func *dh, uint8_t *pub, const uint8_t *priv);
+bool dh_generate(const struct dh_func *dh, u8 *priv);
+bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv);
 
 #endif

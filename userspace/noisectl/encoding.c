@@ -38,16 +38,16 @@ static int decode_6bits(int c)
 	return v;
 }
 
-void key_to_base64(char *out, const uint8_t *key, size_t len)
+void key_to_base64(char *out, const u8 *key, size_t len)
 {
 	size_t i, o = 0;
 
 	for (i = 0; i < len; i += 3) {
-		uint32_t w = (uint32_t)key[i] << 16;
+		u32 w = (u32)key[i] << 16;
 		size_t left = len - i;
 
 		if (left > 1)
-			w |= (uint32_t)key[i + 1] << 8;
+			w |= (u32)key[i + 1] << 8;
 		if (left > 2)
 			w |= key[i + 2];
 		out[o++] = encode_6bits((w >> 18) & 63);
@@ -62,7 +62,7 @@ void key_to_base64(char *out, const uint8_t *key, size_t len)
  * Decode exactly B64_LEN(len) characters into len bytes. The length and the
  * padding are public; only the key characters are treated as secret.
  */
-bool key_from_base64(uint8_t *key, size_t len, const char *in)
+bool key_from_base64(u8 *key, size_t len, const char *in)
 {
 	size_t i, o = 0, pad = (3 - len % 3) % 3;
 	size_t chars = B64_LEN(len);
@@ -72,7 +72,7 @@ bool key_from_base64(uint8_t *key, size_t len, const char *in)
 		return false;
 	for (i = 0; i < chars; i += 4) {
 		int v[4], k;
-		uint32_t w;
+		u32 w;
 
 		for (k = 0; k < 4; k++) {
 			if (i + k >= chars - pad) {
@@ -83,8 +83,8 @@ bool key_from_base64(uint8_t *key, size_t len, const char *in)
 			v[k] = decode_6bits((unsigned char)in[i + k]);
 			bad |= v[k] >> 31;
 		}
-		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 |
-		    (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		w = (u32)v[0] << 18 | (u32)v[1] << 12 |
+		    (u32)v[2] << 6 | (u32)v[3];
 		key[o++] = (w >> 16) & 0xff;
 		if (o < len)
 			key[o++] = (w >> 8) & 0xff;

@@ -8,12 +8,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
+#include "util.h"
 
 #define NOISE_MAX_KEY_LEN 56
 #define B64_LEN(n) ((((n) + 2) / 3) * 4)
 
-void key_to_base64(char *out, const uint8_t *key, size_t len);
-bool key_from_base64(uint8_t *key, size_t len, const char *in);
+void key_to_base64(char *out, const u8 *key, size_t len);
+bool key_from_base64(u8 *key, size_t len, const char *in);
 
 #endif

@@ -11,7 +11,7 @@
 
 int genkey_main(int argc, char *argv[])
 {
-	uint8_t key[NOISE_MAX_KEY_LEN];
+	u8 key[NOISE_MAX_KEY_LEN];
 	char b64[B64_LEN(NOISE_MAX_KEY_LEN) + 1];
 	const struct dh_func *dh;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "subcommands.h"
+#include "util.h"
 
 const char *prog;
 
@@ -14,16 +15,17 @@ static const struct {
 	int (*main)(int argc, char *argv[]);
 	const char *help;
 } subcommands[] = {
-	{ "genkey", genkey_main, "Generate a new private key (25519 or 448) and print it in base64" },
+	{ "genkey", genkey_main, "Generate a new private key (25519 or 448), print it in base64" },
 	{ "pubkey", pubkey_main, "Read a private key from stdin and print its public key" },
 };
 
-static void usage(FILE *f)
+static void show_help(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: %s <cmd> [<args>]\n\nAvailable subcommands:\n", prog);
-	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+	fprintf(f, "Usage: %s <cmd> [<args>]\n\n", prog);
+	fprintf(f, "Available subcommands:\n");
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		fprintf(f, "  %s: %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "\nYou may pass '--help' to any of these subcommands to view usage.\n");
 }
@@ -34,14 +36,14 @@ int main(int argc, char *argv[])
 
 	prog = argv[0];
 	if (argc < 2) {
-		usage(stderr);
+		show_help(stderr);
 		return 1;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+		show_help(stdout);
 		return 0;
 	}
-	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {
 		if (strcmp(argv[1], subcommands[i].name))
 			continue;
 		if (argc > 2 && !strcmp(argv[2], "--help")) {

@@ -13,7 +13,7 @@
 
 int pubkey_main(int argc, char *argv[])
 {
-	uint8_t priv[NOISE_MAX_KEY_LEN], pub[NOISE_MAX_KEY_LEN];
+	u8 priv[NOISE_MAX_KEY_LEN], pub[NOISE_MAX_KEY_LEN];
 	char b64[B64_LEN(NOISE_MAX_KEY_LEN) + 2];
 	const struct dh_func *dh;
 	int ret = 1;
