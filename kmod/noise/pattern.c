@@ -356,7 +356,7 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 		slen[i] = us ? us - name : len;
 		if (!slen[i] || !noise_name_chars_ok(sec[i], slen[i]))
 			return -EINVAL;
-		if ((i < 3) != !!us)
+		if (i < 3 ? !us : !!us)
 			return -EINVAL;	/* too few or too many sections */
 		if (us) {
 			len -= slen[i] + 1;
