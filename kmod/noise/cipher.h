@@ -49,5 +49,11 @@ int noise_cipher_set_key(struct noise_cipher *c, const u8 *key);
 int noise_cipher_crypt_buf(struct noise_cipher *c, bool enc, const u8 *ad,
 			   size_t ad_len, const u8 *src, u8 *dst, size_t len);
 int noise_aead_probe(void);
+struct noise_crypt_req *noise_req_alloc(struct noise_cipher *c, gfp_t gfp);
+int noise_submit(struct noise_crypt_req *r, bool enc, struct scatterlist *src,
+		 struct scatterlist *dst, unsigned int ad_len, unsigned int len,
+		 u64 n, u32 flags, crypto_completion_t cb, void *cb_data);
+int noise_crypt_sg(struct noise_cipher *c, bool enc, struct scatterlist *src,
+		   struct scatterlist *dst, unsigned int ad_len, unsigned int len);
 
 #endif /* _NOISE_CIPHER_H */
