@@ -264,12 +264,16 @@ static int keygen_once(void *p)
 static int hs_keygen(enum noise_dh_id dh)
 {
 	struct keygen_ctx k = { .dh = dh };
-	struct bench_stats st;
+	struct bench_op op = { .fn = keygen_once, .ctx = &k }, ref;
+	struct bench_stats st, sr;
+	bool paired;
 	char keys[48];
 	int err;
 
 	snprintf(keys, sizeof(keys), "curve=%s impl=engine", bench_dh_names[dh]);
-	err = bench_measure_fn(keygen_once, &k, bench_dh_iters, &st);
+	paired = !bench_dh_ref_op(dh == NOISE_DH_448, &ref);
+	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_dh_iters,
+				 bench_min_sample_us * 1000ULL, &st, &sr);
 	memzero_explicit(&k, sizeof(k));
 	if (err == -EOPNOTSUPP) {
 		bench_note("unavailable keygen %s reason=448_unavailable", keys);
@@ -278,6 +282,8 @@ static int hs_keygen(enum noise_dh_id dh)
 	if (err)
 		return err;
 	bench_report("keygen", keys, &st);
+	if (paired)
+		bench_report("dh_ref", keys, &sr);
 	return 0;
 }
 

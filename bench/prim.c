@@ -8,6 +8,7 @@
 
 #include <crypto/curve25519.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include "bench.h"
 #include "x448.h"
@@ -60,58 +61,6 @@ bool bench_x448_available(void)
 	return ok;
 }
 
-static int bench_one(const char *kind, const char *keys, bench_fn fn,
-		     struct dh_ctx *c)
-{
-	struct bench_stats st;
-	int err;
-
-	err = bench_measure_fn(fn, c, bench_dh_iters, &st);
-	if (err) {
-		bench_note("error %s %s err=%d", kind, keys, err);
-		return err;
-	}
-	bench_report(kind, keys, &st);
-	return 0;
-}
-
-static int bench_prim_25519(struct dh_ctx *c)
-{
-	u8 peer[CURVE25519_KEY_SIZE];
-	int err;
-
-	curve25519_generate_secret(peer);
-	curve25519_generate_secret(c->secret);
-	if (!curve25519_generate_public(c->point, peer))
-		return -EINVAL;
-	memzero_explicit(peer, sizeof(peer));
-	err = bench_one("dh", "curve=25519", dh25519, c);
-	if (!err)
-		err = bench_one("keygen", "curve=25519 impl=lib", keygen25519, c);
-	return err;
-}
-
-static int bench_prim_448(struct dh_ctx *c)
-{
-	u8 peer[X448_KEY_SIZE];
-	int err;
-
-	if (!bench_x448_available()) {
-		bench_note("unavailable dh curve=448 reason=448_unavailable");
-		bench_note("unavailable keygen curve=448 impl=lib reason=448_unavailable");
-		return 0;
-	}
-	noise_x448_generate_secret(peer);
-	noise_x448_generate_secret(c->secret);
-	if (!noise_x448_generate_public(c->point, peer))
-		return -EINVAL;
-	memzero_explicit(peer, sizeof(peer));
-	err = bench_one("dh", "curve=448", dh448, c);
-	if (!err)
-		err = bench_one("keygen", "curve=448 impl=lib", keygen448, c);
-	return err;
-}
-
 /* The scalar multiplication timed beside each handshake (its bound's unit). */
 static struct dh_ctx bench_ref[2];
 
@@ -144,14 +93,49 @@ void bench_dh_ref_wipe(void)
 	memzero_explicit(bench_ref, sizeof(bench_ref));
 }
 
-int bench_prim_run(void)
+/* The bare scalar multiplication and a key pair, in alternating samples. */
+static int bench_prim_curve(unsigned int curve)
 {
-	struct dh_ctx c;
+	const char *name = curve ? "448" : "25519";
+	struct bench_op dh, kg = { .fn = curve ? keygen448 : keygen25519 };
+	struct bench_stats sd, sk;
+	struct dh_ctx *c;
+	char keys[48];
 	int err;
 
-	err = bench_prim_25519(&c);
+	err = bench_dh_ref_op(curve, &dh);
+	if (err == -EOPNOTSUPP) {
+		bench_note("unavailable dh curve=%s reason=448_unavailable", name);
+		bench_note("unavailable keygen curve=%s impl=lib reason=448_unavailable", name);
+		return 0;
+	}
+	if (err)
+		return err;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	kg.ctx = c;
+	err = bench_measure_pair(&dh, &kg, bench_dh_iters,
+				 bench_min_sample_us * 1000ULL, &sd, &sk);
+	kfree_sensitive(c);
+	if (err) {
+		bench_note("error dh curve=%s err=%d", name, err);
+		return err;
+	}
+	snprintf(keys, sizeof(keys), "curve=%s", name);
+	bench_report("dh", keys, &sd);
+	snprintf(keys, sizeof(keys), "curve=%s impl=lib", name);
+	bench_report("keygen", keys, &sk);
+	return 0;
+}
+
+int bench_prim_run(void)
+{
+	int err;
+
+	err = bench_prim_curve(0);
 	if (!err)
-		err = bench_prim_448(&c);
-	memzero_explicit(&c, sizeof(c));
+		err = bench_prim_curve(1);
+	bench_dh_ref_wipe();
 	return err;
 }
