@@ -26,6 +26,7 @@ struct bench_raw_aead {
 	struct bench_ring ring;
 	bool big_endian;
 	u32 next;	/* ring position and nonce counter */
+	u8 key[BENCH_KEY_LEN];
 	u8 nonce[BENCH_NONCE_LEN];
 };
 
@@ -87,7 +88,6 @@ struct bench_raw_aead *bench_raw_new(unsigned int id)
 	static const char * const names[] = { "ChaChaPoly", "AESGCM" };
 	const char *engine = bench_engine_aead_driver(id);
 	struct bench_raw_aead *c;
-	u8 key[BENCH_KEY_LEN];
 	int err = -ENOMEM;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -105,9 +105,8 @@ struct bench_raw_aead *bench_raw_new(unsigned int id)
 	c->req = aead_request_alloc(c->tfm, GFP_KERNEL);
 	if (!c->req)
 		goto fail;
-	get_random_bytes(key, sizeof(key));
-	err = crypto_aead_setkey(c->tfm, key, sizeof(key));
-	memzero_explicit(key, sizeof(key));
+	get_random_bytes(c->key, sizeof(c->key));
+	err = crypto_aead_setkey(c->tfm, c->key, sizeof(c->key));
 	if (!err)
 		err = crypto_aead_setauthsize(c->tfm, BENCH_TAG_LEN);
 	if (err)
@@ -126,7 +125,20 @@ void bench_raw_free(struct bench_raw_aead *c)
 	bench_ring_free(&c->ring);
 	aead_request_free(c->req);
 	crypto_free_aead(c->tfm);
-	kfree(c);
+	kfree_sensitive(c);
+}
+
+/* A new key on the same transform (MixKey and Split do this). */
+static int aead_setkey(void *p)
+{
+	struct bench_raw_aead *c = p;
+
+	return crypto_aead_setkey(c->tfm, c->key, sizeof(c->key));
+}
+
+void bench_raw_setkey_op(struct bench_raw_aead *c, struct bench_op *op)
+{
+	*op = (struct bench_op) { .fn = aead_setkey, .ctx = c };
 }
 
 int bench_raw_size(struct bench_raw_aead *c, unsigned int len,

@@ -96,6 +96,7 @@ struct bench_raw_aead *bench_raw_new(unsigned int cipher);
 void bench_raw_free(struct bench_raw_aead *c);
 int bench_raw_size(struct bench_raw_aead *c, unsigned int len,
 		   struct bench_op *enc, struct bench_op *dec);
+void bench_raw_setkey_op(struct bench_raw_aead *c, struct bench_op *op);
 
 /* Module parameters shared by the groups. */
 extern unsigned int bench_hs_iters;

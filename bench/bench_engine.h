@@ -7,12 +7,26 @@
 
 #include <linux/types.h>
 
-/* Scalar multiplications of one handshake, both sides together. */
+/*
+ * What one complete handshake does, both sides together, counted from the
+ * pattern's tokens by the rules of the Noise specification (sections 5.2,
+ * 5.3, 9.2): the scalar multiplications, and the SymmetricState work whose
+ * unit costs are timed on their own for the breakdown.
+ */
 struct bench_dh_count {
 	unsigned int keygens;	/* e tokens: ephemeral key pairs made */
 	unsigned int dh;	/* ee, es, se, ss tokens, times two sides */
+	unsigned int mixhash;	/* MixHash and HASH(protocol name) */
+	unsigned int hkdf2;	/* HKDF with two outputs (MixKey, Split) */
+	unsigned int hkdf3;	/* HKDF with three outputs (MixKeyAndHash) */
+	unsigned int aead;	/* EncryptAndHash/DecryptAndHash with a key */
+	unsigned int setkey;	/* a new cipher key (MixKey, Split) */
 };
 
-int bench_count_dh(const char *name, struct bench_dh_count *count);
+int bench_count_dh(const char *name, unsigned int hash_len,
+		   struct bench_dh_count *count);
+
+/* HASH (MixHash), HKDF(2) and HKDF(3) of the engine's hash code, timed. */
+int bench_hash_prims_run(void);
 
 #endif /* _NOISE_BENCH_ENGINE_H */

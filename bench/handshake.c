@@ -183,18 +183,20 @@ static int hs_row(struct hs_ctx *c, bool fresh)
 	struct bench_dh_count count;
 	unsigned int ops, statics;
 	bool paired;
-	char keys[160];
+	char keys[256];
 	int err;
 
-	err = bench_count_dh(c->name, &count);
+	err = bench_count_dh(c->name, c->info.hash_len, &count);
 	if (err)
 		return err;
 	c->fresh = fresh;
 	statics = c->info.needs_local_static[0] + c->info.needs_local_static[1];
 	ops = count.keygens + count.dh + (fresh ? statics : 0);
-	snprintf(keys, sizeof(keys), "protocol=%s static=%s keygens=%u dh=%u statics=%u dh_ops=%u",
+	snprintf(keys, sizeof(keys),
+		 "protocol=%s static=%s keygens=%u dh=%u statics=%u dh_ops=%u mixhash=%u hkdf2=%u hkdf3=%u aead=%u setkey=%u",
 		 c->name, fresh ? "fresh" : "once", count.keygens, count.dh,
-		 fresh ? statics : 0, ops);
+		 fresh ? statics : 0, ops, count.mixhash, count.hkdf2, count.hkdf3,
+		 count.aead, count.setkey);
 	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
 	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
 				 bench_min_sample_us * 1000ULL, &st, &sr);
@@ -287,6 +289,62 @@ static int hs_keygen(enum noise_dh_id dh)
 	return 0;
 }
 
+struct seal_ctx {
+	struct noise_cipher *c;
+	u8 ad[NOISE_MAX_HASHLEN];
+	u8 buf[NOISE_MAX_DHLEN + NOISE_TAG_LEN];
+};
+
+/* EncryptAndHash of a 32-byte static key: AD = h, in place. */
+static int seal_once(void *p)
+{
+	struct seal_ctx *s = p;
+
+	return noise_cipher_encrypt(s->c, s->ad, 32, s->buf, 32);
+}
+
+/* The handshake's AEAD unit costs: one seal and one new key, per cipher. */
+static int hs_aead_prims(unsigned int id)
+{
+	struct bench_op seal = { .fn = seal_once }, setkey;
+	struct bench_stats st, sk;
+	struct bench_raw_aead *raw;
+	struct seal_ctx *s;
+	u8 key[NOISE_KEY_LEN];
+	int err;
+
+	raw = bench_raw_new(id);
+	if (IS_ERR(raw))
+		return PTR_ERR(raw);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!s)
+		goto out;
+	get_random_bytes(key, sizeof(key));
+	s->c = noise_cipher_new(id ? NOISE_CIPHER_AESGCM : NOISE_CIPHER_CHACHAPOLY,
+				key, GFP_KERNEL);
+	memzero_explicit(key, sizeof(key));
+	if (IS_ERR(s->c)) {
+		err = PTR_ERR(s->c);
+		goto out;
+	}
+	seal.ctx = s;
+	bench_raw_setkey_op(raw, &setkey);
+	err = bench_measure_pair(&seal, &setkey, bench_dh_iters,
+				 bench_min_sample_us * 1000ULL, &st, &sk);
+	noise_cipher_free(s->c);
+	if (err)
+		goto out;
+	bench_report("prim_aead", id ? "cipher=AESGCM op=seal32" : "cipher=ChaChaPoly op=seal32",
+		     &st);
+	bench_report("prim_aead", id ? "cipher=AESGCM op=setkey" : "cipher=ChaChaPoly op=setkey",
+		     &sk);
+out:
+	kfree(s);
+	bench_raw_free(raw);
+	return err;
+}
+
 int bench_handshake_run(void)
 {
 	char *name;
@@ -298,6 +356,11 @@ int bench_handshake_run(void)
 		return -ENOMEM;
 	for (d = 0; d < 2; d++)
 		errors += !!hs_keygen(d);
+	if (bench_hs_parts) {
+		errors += !!bench_hash_prims_run();
+		for (ci = 0; ci < 2; ci++)
+			errors += !!hs_aead_prims(ci);
+	}
 	for (d = 0; d < 2; d++)
 		for (ci = 0; ci < 2; ci++)
 			for (h = 0; h < ARRAY_SIZE(bench_hash_names); h++) {
