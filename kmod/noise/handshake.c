@@ -137,7 +137,7 @@ static int noise_hs_load_keys(struct noise_handshake *hs,
 {
 	const struct noise_pattern *p = &hs->proto.pattern;
 	unsigned int dhlen = noise_hs_dhlen(hs);
-	int me = hs->role, err;
+	int me = hs->role, err = 0;
 
 	if (keys->num_psks != p->num_psks || (p->num_psks && !keys->psks))
 		return -EINVAL;
@@ -147,7 +147,10 @@ static int noise_hs_load_keys(struct noise_handshake *hs,
 		if (!keys->local_static)
 			return -EINVAL;
 		memcpy(hs->s, keys->local_static, dhlen);
-		err = noise_dh_public(hs->proto.dh, hs->s_pub, hs->s);
+		if (keys->local_static_public)
+			memcpy(hs->s_pub, keys->local_static_public, dhlen);
+		else
+			err = noise_dh_public(hs->proto.dh, hs->s_pub, hs->s);
 		if (err)
 			return err;
 		hs->has_s = true;

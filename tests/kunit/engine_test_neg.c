@@ -687,6 +687,39 @@ static void et_pipes(struct kunit *test)
 	et_transport(p, 3, 500);
 }
 
+/* A given local static public key is used as is (no derivation). */
+static void et_static_public(struct kunit *test)
+{
+	static const char * const names[] = { "Noise_XX" SUITE, "Noise_IK" SUITE };
+	unsigned int i, good;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		for (good = 0; good < 2; good++) {
+			struct et_pair *p = et_pair_new(test, names[i], NULL);
+			struct noise_keys k = {};
+			u8 pub[32];
+			int err;
+
+			memcpy(pub, p->pub[0], 32);
+			pub[5] ^= !good;
+			k.local_static = p->s[0];
+			k.local_static_public = pub;
+			k.remote_static = p->pub[1];
+			k.prologue = "prologue";
+			k.prologue_len = 8;
+			noise_handshake_free(p->ini);
+			p->ini = noise_handshake_new(names[i], NOISE_INITIATOR, &k, GFP_KERNEL);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(p->ini));
+			err = et_handshake(p, 4);
+			if (good)
+				KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s", names[i]);
+			else
+				KUNIT_EXPECT_EQ_MSG(test, err, -EBADMSG, "%s", names[i]);
+			kunit_release_action(test, et_pair_release, p);
+		}
+	}
+}
+
 static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_names),
 	KUNIT_CASE(et_mismatch),
@@ -701,6 +734,7 @@ static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_sg_async),
 	KUNIT_CASE(et_accessors),
 	KUNIT_CASE(et_pipes),
+	KUNIT_CASE(et_static_public),
 	{}
 };
 
