@@ -10,10 +10,11 @@
 #define X448_KEY_SIZE 56
 
 /*
- * 0 while x448.c is the refusing placeholder: the engine then refuses every
- * 448 protocol name with -EOPNOTSUPP. The real implementation sets it to 1.
+ * 1: x448.c is the real implementation (it was 0 while a refusing
+ * placeholder stood in, and the engine then refused every 448 protocol name
+ * with -EOPNOTSUPP).
  */
-#define NOISE_X448_READY 0
+#define NOISE_X448_READY 1
 
 /**
  * noise_x448() - X448 scalar multiplication: @out = X448(@scalar, @point).

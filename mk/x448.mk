@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# X448 userspace checks (tests/ct/): kmod/noise/x448.c compiled unmodified
+# against the shim headers in tests/ct/include.
+#
+#   make x448-ct-build   build the check programs into tests/ct/build/
+#   make ct-check        constant-time check under valgrind (with its leaky
+#                        control), RFC 7748 vectors under ASan/UBSan, and a
+#                        cross-check against the Python oracle x448_ref.py
+#   make x448-ct-clean   remove tests/ct/build/
+
+X448_CT_DIR := tests/ct
+X448_CT_BUILD := $(X448_CT_DIR)/build
+X448_CT_SRC := kmod/noise/x448.c kmod/noise/x448.h $(X448_CT_DIR)/x448_rfc7748.h \
+	$(wildcard $(X448_CT_DIR)/include/linux/*.h)
+X448_CT_CC ?= gcc
+X448_CT_CFLAGS := -std=gnu11 -g -Wall -Wextra -I$(X448_CT_DIR)/include -Ikmod/noise -I$(X448_CT_DIR)
+X448_CT_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# Valgrind programs: the kernel's usual -O2, -Os (CONFIG_CC_OPTIMIZE_FOR_SIZE)
+# and the 32-bit-limb fallback.
+X448_CT_BINS := $(X448_CT_BUILD)/x448_ct-64-O2 $(X448_CT_BUILD)/x448_ct-64-Os \
+	$(X448_CT_BUILD)/x448_ct-32-O2
+X448_VEC_BINS := $(X448_CT_BUILD)/x448_vectors-64-san $(X448_CT_BUILD)/x448_vectors-32-san
+
+x448_ct_limbs = $(if $(filter 32,$(word 2,$(subst -, ,$(notdir $(1))))),-DNOISE_X448_LIMB32)
+
+$(X448_CT_BUILD)/x448_ct-%: $(X448_CT_DIR)/x448_ct.c $(X448_CT_SRC)
+	@mkdir -p $(X448_CT_BUILD)
+	$(X448_CT_CC) $(X448_CT_CFLAGS) -$(lastword $(subst -, ,$*)) $(call x448_ct_limbs,$@) \
+		-o $@ $(X448_CT_DIR)/x448_ct.c kmod/noise/x448.c
+
+$(X448_CT_BUILD)/x448_vectors-%-san: $(X448_CT_DIR)/x448_vectors.c $(X448_CT_SRC)
+	@mkdir -p $(X448_CT_BUILD)
+	$(X448_CT_CC) $(X448_CT_CFLAGS) $(X448_CT_SAN) $(call x448_ct_limbs,$@) \
+		-o $@ $(X448_CT_DIR)/x448_vectors.c kmod/noise/x448.c
+
+x448-ct-build: $(X448_CT_BINS) $(X448_VEC_BINS)
+
+ct-check: x448-ct-build
+	$(X448_CT_DIR)/ct-check $(X448_CT_BUILD)
+
+x448-ct-clean:
+	rm -rf $(X448_CT_BUILD)
+
+.PHONY: x448-ct-build ct-check x448-ct-clean
