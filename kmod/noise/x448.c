@@ -24,8 +24,8 @@
 #include "x448.h"
 
 #if defined(CONFIG_64BIT) && defined(__SIZEOF_INT128__) && !defined(NOISE_X448_LIMB32)
+#define X448_LIMB64 1
 typedef u64 x448_limb;
-typedef u128 x448_wide;
 #define X448_RADIX 56
 #else
 typedef u32 x448_limb;
@@ -49,12 +49,11 @@ struct x448_fe {
 struct x448_state {
 	u8 k[X448_KEY_SIZE];
 	struct x448_fe x1, x2, z2, x3, z3;
-	struct x448_fe a, aa, b, bb, e, c, d, da, cb;
-	struct x448_fe inv[3];
+	struct x448_fe t[4];
 };
 
 /* Propagate carries in place; limbs below 2^(X448_RADIX + 3) on entry. */
-static void fe_carry(struct x448_fe *r)
+static __always_inline void fe_carry(struct x448_fe *r)
 {
 	x448_limb top;
 	int i;
@@ -70,8 +69,178 @@ static void fe_carry(struct x448_fe *r)
 	r->l[X448_HALF] += top;
 }
 
-/* Reduce X448_LIMBS wide column sums into @r (loosely reduced). */
-static void fe_reduce_wide(struct x448_fe *r, x448_wide *c)
+/*
+ * Multiplication uses the golden-ratio Karatsuba step. With phi = 2^224,
+ * p = phi^2 - phi - 1, a = a0 + a1 phi and b = b0 + b1 phi:
+ *   a b = a0 b0 + a1 b1 + (a0 b1 + a1 b0 + a1 b1) phi   (mod p)
+ *       = D + E phi,  D = a0 b0 + a1 b1,  E = (a0 + a1)(b0 + b1) - a0 b0,
+ * three half-size products instead of four. Column k of E phi lands at
+ * 2^(R (k + HALF)); past 2^448 it folds as 2^448 = phi + 1. No column of
+ * E goes negative: (a0 + a1)(b0 + b1) - a0 b0 is a sum of products.
+ *
+ * Bounds (64-bit): limbs <= 2^56 + 8 on entry, so half sums < 2^58, every
+ * column below 2^118 and the carries fit; the 32-bit form has the same
+ * margins at 2^63.
+ */
+#ifdef X448_LIMB64
+
+#define X448_MUL(x, y) ((u128)(x) * (y))
+
+/* Columns 0..6 of the product of two 4-limb numbers (16 multiplications). */
+static __always_inline void mul4(u128 c[7], const u64 *a, const u64 *b)
+{
+	c[0] = X448_MUL(a[0], b[0]);
+	c[1] = X448_MUL(a[0], b[1]) + X448_MUL(a[1], b[0]);
+	c[2] = X448_MUL(a[0], b[2]) + X448_MUL(a[1], b[1]) + X448_MUL(a[2], b[0]);
+	c[3] = X448_MUL(a[0], b[3]) + X448_MUL(a[1], b[2]) +
+	       X448_MUL(a[2], b[1]) + X448_MUL(a[3], b[0]);
+	c[4] = X448_MUL(a[1], b[3]) + X448_MUL(a[2], b[2]) + X448_MUL(a[3], b[1]);
+	c[5] = X448_MUL(a[2], b[3]) + X448_MUL(a[3], b[2]);
+	c[6] = X448_MUL(a[3], b[3]);
+}
+
+/* Columns 0..6 of the square of a 4-limb number (10 multiplications). */
+static __always_inline void sqr4(u128 c[7], const u64 *a)
+{
+	u64 d0 = 2 * a[0], d1 = 2 * a[1], d2 = 2 * a[2];
+
+	c[0] = X448_MUL(a[0], a[0]);
+	c[1] = X448_MUL(d0, a[1]);
+	c[2] = X448_MUL(d0, a[2]) + X448_MUL(a[1], a[1]);
+	c[3] = X448_MUL(d0, a[3]) + X448_MUL(d1, a[2]);
+	c[4] = X448_MUL(d1, a[3]) + X448_MUL(a[2], a[2]);
+	c[5] = X448_MUL(d2, a[3]);
+	c[6] = X448_MUL(a[3], a[3]);
+}
+
+/* Move what column @i holds above 2^56 into column @i + 1. */
+static __always_inline void carry128(u128 *w, int i)
+{
+	w[i + 1] += w[i] >> X448_RADIX;
+	w[i] &= X448_MASK;
+}
+
+static __always_inline void carry64(u64 *v, int i)
+{
+	v[i + 1] += v[i] >> X448_RADIX;
+	v[i] &= X448_MASK;
+}
+
+/*
+ * @r = D + E phi reduced, from lo = a0 b0, hi = a1 b1, mid = (a0 + a1)(b0 + b1):
+ * E columns 4..6 sit at 2^(56 (8..10)) = 2^(56 (4..6)) + 2^(56 (0..2)).
+ */
+static __always_inline void fe_golden_reduce(struct x448_fe *r, const u128 *lo,
+					     const u128 *hi, const u128 *mid)
+{
+	u128 w[8], e4, e5, e6, top;
+	u64 v[8], top2;
+
+	e4 = mid[4] - lo[4];
+	e5 = mid[5] - lo[5];
+	e6 = mid[6] - lo[6];
+	w[0] = lo[0] + hi[0] + e4;
+	w[1] = lo[1] + hi[1] + e5;
+	w[2] = lo[2] + hi[2] + e6;
+	w[3] = lo[3] + hi[3];
+	w[4] = lo[4] + hi[4] + (mid[0] - lo[0]) + e4;
+	w[5] = lo[5] + hi[5] + (mid[1] - lo[1]) + e5;
+	w[6] = lo[6] + hi[6] + (mid[2] - lo[2]) + e6;
+	w[7] = mid[3] - lo[3];
+
+	carry128(w, 0);
+	carry128(w, 1);
+	carry128(w, 2);
+	carry128(w, 3);
+	carry128(w, 4);
+	carry128(w, 5);
+	carry128(w, 6);
+	top = w[7] >> X448_RADIX;		/* below 2^62 */
+	v[0] = (u64)w[0] + (u64)top;
+	v[1] = (u64)w[1];
+	v[2] = (u64)w[2];
+	v[3] = (u64)w[3];
+	v[4] = (u64)w[4] + (u64)top;
+	v[5] = (u64)w[5];
+	v[6] = (u64)w[6];
+	v[7] = (u64)w[7] & X448_MASK;
+
+	carry64(v, 0);
+	carry64(v, 1);
+	carry64(v, 2);
+	carry64(v, 3);
+	carry64(v, 4);
+	carry64(v, 5);
+	carry64(v, 6);
+	top2 = v[7] >> X448_RADIX;		/* 0 or 1 */
+	r->l[0] = v[0] + top2;
+	r->l[1] = v[1];
+	r->l[2] = v[2];
+	r->l[3] = v[3];
+	r->l[4] = v[4] + top2;
+	r->l[5] = v[5];
+	r->l[6] = v[6];
+	r->l[7] = v[7] & X448_MASK;
+}
+
+static void fe_mul(struct x448_fe *r, const struct x448_fe *a,
+		   const struct x448_fe *b)
+{
+	u64 as[4], bs[4];
+	u128 lo[7], hi[7], mid[7];
+
+	as[0] = a->l[0] + a->l[4];
+	as[1] = a->l[1] + a->l[5];
+	as[2] = a->l[2] + a->l[6];
+	as[3] = a->l[3] + a->l[7];
+	bs[0] = b->l[0] + b->l[4];
+	bs[1] = b->l[1] + b->l[5];
+	bs[2] = b->l[2] + b->l[6];
+	bs[3] = b->l[3] + b->l[7];
+	mul4(lo, a->l, b->l);
+	mul4(hi, a->l + 4, b->l + 4);
+	mul4(mid, as, bs);
+	fe_golden_reduce(r, lo, hi, mid);
+}
+
+static void fe_sqr(struct x448_fe *r, const struct x448_fe *a)
+{
+	u64 as[4];
+	u128 lo[7], hi[7], mid[7];
+
+	as[0] = a->l[0] + a->l[4];
+	as[1] = a->l[1] + a->l[5];
+	as[2] = a->l[2] + a->l[6];
+	as[3] = a->l[3] + a->l[7];
+	sqr4(lo, a->l);
+	sqr4(hi, a->l + 4);
+	sqr4(mid, as);
+	fe_golden_reduce(r, lo, hi, mid);
+}
+
+static void fe_mul_a24(struct x448_fe *r, const struct x448_fe *a)
+{
+	u128 w[8], top;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		w[i] = X448_MUL(a->l[i], X448_A24);
+	for (i = 0; i < 7; i++)
+		carry128(w, i);
+	top = w[7] >> X448_RADIX;		/* below 2^17 */
+	for (i = 0; i < 8; i++)
+		r->l[i] = (u64)w[i] & X448_MASK;
+	r->l[0] += (u64)top;
+	r->l[4] += (u64)top;
+}
+
+#else /* !X448_LIMB64: 16 limbs of 28 bits, generic loops */
+
+/*
+ * Reduce X448_LIMBS wide column sums into @r (loosely reduced): carry
+ * twice, folding each carry out of the top limb back as 2^224 + 1.
+ */
+static __always_inline void fe_reduce_wide(struct x448_fe *r, x448_wide *c)
 {
 	x448_wide top;
 	x448_limb top2;
@@ -96,56 +265,90 @@ static void fe_reduce_wide(struct x448_fe *r, x448_wide *c)
 	r->l[X448_HALF] += top2;
 }
 
-/*
- * Fold columns X448_LIMBS..2*X448_LIMBS-2 of a product down, top first:
- * 2^(R*k) = 2^(R*(k - HALF)) + 2^(R*(k - LIMBS)) (mod p) for k >= LIMBS,
- * and k - HALF may itself be >= LIMBS, so it must still be folded later.
- */
-static void fe_fold(x448_wide *c)
+/* Columns of the product of two X448_HALF-limb numbers. */
+static __always_inline void mul_half(x448_wide c[2 * X448_HALF - 1],
+				     const x448_limb *a, const x448_limb *b)
 {
+	int i, j;
+
+	for (i = 0; i < 2 * X448_HALF - 1; i++)
+		c[i] = 0;
+	for (i = 0; i < X448_HALF; i++)
+		for (j = 0; j < X448_HALF; j++)
+			c[i + j] += (x448_wide)a[i] * b[j];
+}
+
+static __always_inline void sqr_half(x448_wide c[2 * X448_HALF - 1],
+				     const x448_limb *a)
+{
+	x448_limb twice;
+	int i, j;
+
+	for (i = 0; i < 2 * X448_HALF - 1; i++)
+		c[i] = 0;
+	for (i = 0; i < X448_HALF; i++) {
+		c[2 * i] += (x448_wide)a[i] * a[i];
+		twice = 2 * a[i];
+		for (j = i + 1; j < X448_HALF; j++)
+			c[i + j] += (x448_wide)twice * a[j];
+	}
+}
+
+/* The golden-ratio Karatsuba step (see above), generic form. */
+static __always_inline void fe_golden(x448_wide w[X448_LIMBS],
+				      const x448_wide *lo, const x448_wide *hi,
+				      const x448_wide *mid)
+{
+	x448_wide e;
 	int k;
 
-	for (k = 2 * X448_LIMBS - 2; k >= X448_LIMBS; k--) {
-		c[k - X448_HALF] += c[k];
-		c[k - X448_LIMBS] += c[k];
+	for (k = 0; k < X448_LIMBS; k++)
+		w[k] = 0;
+	for (k = 0; k < 2 * X448_HALF - 1; k++) {
+		w[k] += lo[k] + hi[k];
+		e = mid[k] - lo[k];
+		if (k < X448_HALF) {
+			w[k + X448_HALF] += e;
+		} else {
+			w[k] += e;
+			w[k - X448_HALF] += e;
+		}
 	}
 }
 
 static void fe_mul(struct x448_fe *r, const struct x448_fe *a,
 		   const struct x448_fe *b)
 {
-	x448_wide c[2 * X448_LIMBS - 1] = { 0 };
-	int i, j;
+	x448_limb as[X448_HALF], bs[X448_HALF];
+	x448_wide lo[2 * X448_HALF - 1], hi[2 * X448_HALF - 1];
+	x448_wide mid[2 * X448_HALF - 1], w[X448_LIMBS];
+	int i;
 
-	for (i = 0; i < X448_LIMBS; i++)
-		for (j = 0; j < X448_LIMBS; j++)
-			c[i + j] += (x448_wide)a->l[i] * b->l[j];
-	fe_fold(c);
-	fe_reduce_wide(r, c);
+	for (i = 0; i < X448_HALF; i++) {
+		as[i] = a->l[i] + a->l[i + X448_HALF];
+		bs[i] = b->l[i] + b->l[i + X448_HALF];
+	}
+	mul_half(lo, a->l, b->l);
+	mul_half(hi, a->l + X448_HALF, b->l + X448_HALF);
+	mul_half(mid, as, bs);
+	fe_golden(w, lo, hi, mid);
+	fe_reduce_wide(r, w);
 }
 
 static void fe_sqr(struct x448_fe *r, const struct x448_fe *a)
 {
-	x448_wide c[2 * X448_LIMBS - 1] = { 0 };
-	x448_limb twice;
-	int i, j;
+	x448_limb as[X448_HALF];
+	x448_wide lo[2 * X448_HALF - 1], hi[2 * X448_HALF - 1];
+	x448_wide mid[2 * X448_HALF - 1], w[X448_LIMBS];
+	int i;
 
-	for (i = 0; i < X448_LIMBS; i++) {
-		c[2 * i] += (x448_wide)a->l[i] * a->l[i];
-		twice = 2 * a->l[i];
-		for (j = i + 1; j < X448_LIMBS; j++)
-			c[i + j] += (x448_wide)twice * a->l[j];
-	}
-	fe_fold(c);
-	fe_reduce_wide(r, c);
-}
-
-/* @r = @a squared @n times (n >= 1). */
-static void fe_sqr_n(struct x448_fe *r, const struct x448_fe *a, int n)
-{
-	fe_sqr(r, a);
-	while (--n > 0)
-		fe_sqr(r, r);
+	for (i = 0; i < X448_HALF; i++)
+		as[i] = a->l[i] + a->l[i + X448_HALF];
+	sqr_half(lo, a->l);
+	sqr_half(hi, a->l + X448_HALF);
+	sqr_half(mid, as);
+	fe_golden(w, lo, hi, mid);
+	fe_reduce_wide(r, w);
 }
 
 static void fe_mul_a24(struct x448_fe *r, const struct x448_fe *a)
@@ -156,6 +359,16 @@ static void fe_mul_a24(struct x448_fe *r, const struct x448_fe *a)
 	for (i = 0; i < X448_LIMBS; i++)
 		c[i] = (x448_wide)a->l[i] * X448_A24;
 	fe_reduce_wide(r, c);
+}
+
+#endif /* X448_LIMB64 */
+
+/* @r = @a squared @n times (n >= 1). */
+static void fe_sqr_n(struct x448_fe *r, const struct x448_fe *a, int n)
+{
+	fe_sqr(r, a);
+	while (--n > 0)
+		fe_sqr(r, r);
 }
 
 static void fe_add(struct x448_fe *r, const struct x448_fe *a,
@@ -225,7 +438,7 @@ static void fe_frombytes(struct x448_fe *r, const u8 s[X448_KEY_SIZE])
  * if the value is >= p, found by adding 2^448 - p = 2^224 + 1 and
  * looking at bit 448.
  */
-static void fe_tobytes(u8 s[X448_KEY_SIZE], const struct x448_fe *a)
+static noinline_for_stack void fe_tobytes(u8 s[X448_KEY_SIZE], const struct x448_fe *a)
 {
 	struct x448_fe v = *a, t;
 	x448_limb over, mask;
@@ -266,8 +479,9 @@ static void fe_tobytes(u8 s[X448_KEY_SIZE], const struct x448_fe *a)
  * a zero, 222 ones, a zero, a one. With a_n = z^(2^n - 1), built by
  * a_(m+n) = a_m^(2^n) * a_n: 453 squarings and 13 multiplications.
  */
-static void fe_invert(struct x448_fe *r, const struct x448_fe *z,
-		      struct x448_fe tmp[3])
+static noinline_for_stack void fe_invert(struct x448_fe *r,
+					 const struct x448_fe *z,
+					 struct x448_fe tmp[3])
 {
 	struct x448_fe *t = &tmp[0], *a6 = &tmp[1], *a24 = &tmp[2];
 
@@ -299,27 +513,37 @@ static void fe_invert(struct x448_fe *r, const struct x448_fe *z,
 	fe_mul(r, a24, z);		/* ... * 4 + 1 = p - 2 */
 }
 
-/* One ladder step (RFC 7748, section 5), after the conditional swap. */
-static void x448_ladder_step(struct x448_state *s)
+/*
+ * One ladder step (RFC 7748, section 5), after the conditional swap, in the
+ * RFC's names; four temporaries are enough when each dies early:
+ *   A = x_2 + z_2, B = x_2 - z_2, C = x_3 + z_3, D = x_3 - z_3,
+ *   DA = D * A, CB = C * B, x_3 = (DA + CB)^2, z_3 = x_1 * (DA - CB)^2,
+ *   AA = A^2, BB = B^2, x_2 = AA * BB, E = AA - BB,
+ *   z_2 = E * (AA + a24 * E).
+ */
+static noinline_for_stack void x448_ladder_step(struct x448_state *s)
 {
-	fe_add(&s->a, &s->x2, &s->z2);		/* A = x_2 + z_2 */
-	fe_sqr(&s->aa, &s->a);			/* AA = A^2 */
-	fe_sub(&s->b, &s->x2, &s->z2);		/* B = x_2 - z_2 */
-	fe_sqr(&s->bb, &s->b);			/* BB = B^2 */
-	fe_sub(&s->e, &s->aa, &s->bb);		/* E = AA - BB */
-	fe_add(&s->c, &s->x3, &s->z3);		/* C = x_3 + z_3 */
-	fe_sub(&s->d, &s->x3, &s->z3);		/* D = x_3 - z_3 */
-	fe_mul(&s->da, &s->d, &s->a);		/* DA = D * A */
-	fe_mul(&s->cb, &s->c, &s->b);		/* CB = C * B */
-	fe_add(&s->x3, &s->da, &s->cb);
-	fe_sqr(&s->x3, &s->x3);			/* x_3 = (DA + CB)^2 */
-	fe_sub(&s->z3, &s->da, &s->cb);
+	struct x448_fe *a = &s->t[0], *b = &s->t[1], *c = &s->t[2], *d = &s->t[3];
+	struct x448_fe *aa = a, *bb = b, *cb = c, *da = d, *e = c;
+
+	fe_add(a, &s->x2, &s->z2);
+	fe_sub(b, &s->x2, &s->z2);
+	fe_add(c, &s->x3, &s->z3);
+	fe_sub(d, &s->x3, &s->z3);
+	fe_mul(da, d, a);			/* D dies */
+	fe_mul(cb, c, b);			/* C dies */
+	fe_add(&s->x3, da, cb);
+	fe_sqr(&s->x3, &s->x3);
+	fe_sub(&s->z3, da, cb);
 	fe_sqr(&s->z3, &s->z3);
-	fe_mul(&s->z3, &s->z3, &s->x1);		/* z_3 = x_1 * (DA - CB)^2 */
-	fe_mul(&s->x2, &s->aa, &s->bb);		/* x_2 = AA * BB */
-	fe_mul_a24(&s->z2, &s->e);
-	fe_add(&s->z2, &s->z2, &s->aa);
-	fe_mul(&s->z2, &s->z2, &s->e);		/* z_2 = E * (AA + a24 * E) */
+	fe_mul(&s->z3, &s->z3, &s->x1);		/* DA and CB die */
+	fe_sqr(aa, a);				/* A dies */
+	fe_sqr(bb, b);				/* B dies */
+	fe_mul(&s->x2, aa, bb);
+	fe_sub(e, aa, bb);
+	fe_mul_a24(&s->z2, e);
+	fe_add(&s->z2, &s->z2, aa);
+	fe_mul(&s->z2, &s->z2, e);
 }
 
 static void x448_scalarmult(u8 out[X448_KEY_SIZE],
@@ -352,7 +576,7 @@ static void x448_scalarmult(u8 out[X448_KEY_SIZE],
 	fe_cswap(&s.x2, &s.x3, swap);
 	fe_cswap(&s.z2, &s.z3, swap);
 
-	fe_invert(&s.z2, &s.z2, s.inv);
+	fe_invert(&s.z2, &s.z2, s.t);
 	fe_mul(&s.x2, &s.x2, &s.z2);
 	fe_tobytes(out, &s.x2);
 

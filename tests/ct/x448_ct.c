@@ -27,23 +27,22 @@
 #define ROUNDS 4
 
 /*
- * Written at run time and touched through volatile accesses, so that the
- * compiler can neither fold the table lookup nor turn the branch into a
- * conditional move: the leaks must survive into the binary.
+ * Filled at run time (so the lookups cannot be folded away), and the
+ * branch holds an asm statement (so it cannot become a conditional move):
+ * the leaks must survive into the binary.
  */
 u8 ct_leak_table[256];
-static volatile u32 ct_leak_sink;
 
 /* The control: a secret-dependent branch and a secret-dependent index. */
-static u32 __attribute__((noinline)) ct_control_leak(const u8 *secret, size_t len)
+static noinline u32 ct_control_leak(const u8 *secret, size_t len)
 {
 	u32 acc = 0;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
 		if (secret[i] & 1)
-			ct_leak_sink = i;
-		acc += ((volatile u8 *)ct_leak_table)[secret[i]];
+			asm volatile("" : "+r" (acc));
+		acc += ct_leak_table[secret[i]];
 	}
 	return acc;
 }

@@ -59,7 +59,7 @@ static void rfc_vectors(void)
 	size_t i;
 	bool ok;
 
-	for (i = 0; i < sizeof(x448_rfc7748_vectors) / sizeof(x448_rfc7748_vectors[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(x448_rfc7748_vectors); i++) {
 		const struct x448_rfc7748_vector *v = &x448_rfc7748_vectors[i];
 
 		ok = noise_x448(out, v->scalar, v->u);
