@@ -6,7 +6,7 @@
  *   insmod kmod/noise/noise.ko; insmod tests/kunit/noise_x448_kunit.ko [slow=1]
  *
  * slow=1 also runs the 1,000,000-iteration vector of RFC 7748 section 5.2
- * (about a minute on a plain kernel, far longer under KASAN).
+ * (ten chunks; minutes on a plain kernel, far longer under KASAN).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -71,14 +71,61 @@ static void x448_test_iterate_1000(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, k, x448_rfc7748_iter_1000, X448_KEY_SIZE);
 }
 
+/*
+ * The 1,000,000-iteration vector, opt-in (slow=1), run as ten chunks of
+ * 100,000 iterations: KUnit gives each case (and each parameter) at most
+ * 300 seconds, and a chunk fits that even on the KASAN kernel. The chunks
+ * run in order and carry the state along; a chunk whose predecessor did
+ * not finish fails.
+ */
+#define X448_ITER_CHUNK 100000UL
+
+static struct {
+	u8 k[X448_KEY_SIZE], u[X448_KEY_SIZE];
+	unsigned long done;
+} x448_iter_state;
+
+static const unsigned long x448_iter_chunks[] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+};
+
+static void x448_iter_desc(const unsigned long *chunk, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "iterations %lu-%lu",
+		 (*chunk - 1) * X448_ITER_CHUNK + 1, *chunk * X448_ITER_CHUNK);
+}
+
+KUNIT_ARRAY_PARAM(x448_iter, x448_iter_chunks, x448_iter_desc);
+
 static void x448_test_iterate_1000000(struct kunit *test)
 {
-	u8 k[X448_KEY_SIZE];
+	const unsigned long *chunk = test->param_value;
+	u8 r[X448_KEY_SIZE];
+	unsigned long i;
+	bool ok = true;
 
 	if (!slow)
 		kunit_skip(test, "slow; load with slow=1 to run it");
-	KUNIT_ASSERT_TRUE(test, x448_iterate(k, 1000000));
-	KUNIT_EXPECT_MEMEQ(test, k, x448_rfc7748_iter_1000000, X448_KEY_SIZE);
+	if (*chunk == 1) {
+		memset(&x448_iter_state, 0, sizeof(x448_iter_state));
+		x448_iter_state.k[0] = 5;
+		x448_iter_state.u[0] = 5;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, x448_iter_state.done,
+			    (*chunk - 1) * X448_ITER_CHUNK,
+			    "the previous chunk did not finish");
+	for (i = 0; i < X448_ITER_CHUNK; i++) {
+		ok &= noise_x448(r, x448_iter_state.k, x448_iter_state.u);
+		memcpy(x448_iter_state.u, x448_iter_state.k, X448_KEY_SIZE);
+		memcpy(x448_iter_state.k, r, X448_KEY_SIZE);
+		if (i % 256 == 255)
+			cond_resched();
+	}
+	KUNIT_ASSERT_TRUE(test, ok);
+	x448_iter_state.done += X448_ITER_CHUNK;
+	if (*chunk == ARRAY_SIZE(x448_iter_chunks))
+		KUNIT_EXPECT_MEMEQ(test, x448_iter_state.k,
+				   x448_rfc7748_iter_1000000, X448_KEY_SIZE);
 }
 
 /*
@@ -244,7 +291,8 @@ static struct kunit_case x448_test_cases[] = {
 	KUNIT_CASE_PARAM(x448_test_rfc7748_vector, x448_vector_gen_params),
 	KUNIT_CASE(x448_test_iterate_1),
 	KUNIT_CASE(x448_test_iterate_1000),
-	KUNIT_CASE_SLOW(x448_test_iterate_1000000),
+	KUNIT_CASE_PARAM_ATTR(x448_test_iterate_1000000, x448_iter_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(x448_test_low_order, x448_low_order_gen_params),
 	KUNIT_CASE_PARAM(x448_test_noncanonical, x448_noncanonical_gen_params),
 	KUNIT_CASE(x448_test_top_bit_kept),
