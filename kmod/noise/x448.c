@@ -8,9 +8,13 @@
  * 2^448 = 2^224 + 1 (mod p), a product's high half folds back onto limbs
  * 0 and X448_LIMBS / 2 with two additions and no multiplication.
  *
- * Limbs are kept "loosely reduced": every field operation returns limbs of
- * at most 2^X448_RADIX + 1, not necessarily the canonical value below p;
- * only fe_tobytes() produces the canonical encoding.
+ * Limbs are kept "loosely reduced": every field operation returns limbs a
+ * little above 2^X448_RADIX at most (2^R + 8 into any multiplication; the
+ * bounds are noted where they matter), not necessarily the canonical value
+ * below p; only fe_tobytes() produces the canonical encoding.
+ *
+ * NOISE_X448_LIMB32 forces the 32-bit form on a 64-bit build; only the
+ * userspace checks in tests/ct/ set it, to test that form too.
  *
  * Constant time: no branch and no memory index depends on the scalar, the
  * point or any intermediate value. Loops run a fixed number of times, the
