@@ -17,13 +17,26 @@ X448_CT_CC ?= gcc
 X448_CT_CFLAGS := -std=gnu11 -g -Wall -Wextra -I$(X448_CT_DIR)/include -Ikmod/noise -I$(X448_CT_DIR)
 X448_CT_SAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# Valgrind programs: the kernel's usual -O2, -Os (CONFIG_CC_OPTIMIZE_FOR_SIZE)
-# and the 32-bit-limb fallback.
+# Code generation flags of the x86 kernel build (taken from a UML kbuild
+# command line), for the valgrind program closest to the module's object.
+X448_CT_KFLAGS := -O2 -fconserve-stack -fno-builtin -fno-common \
+	-fno-delete-null-pointer-checks -fno-strict-aliasing -fno-strict-overflow \
+	-fomit-frame-pointer -ftrivial-auto-var-init=zero -funsigned-char \
+	-fno-stack-protector -fno-allow-store-data-races -mno-red-zone \
+	-mno-sse -mno-sse2 -mno-mmx -mno-3dnow -mno-avx
+
+# Valgrind programs: the kernel's usual -O2, -Os (CONFIG_CC_OPTIMIZE_FOR_SIZE),
+# x448.c with the kernel's code generation flags, and the 32-bit-limb form.
 X448_CT_BINS := $(X448_CT_BUILD)/x448_ct-64-O2 $(X448_CT_BUILD)/x448_ct-64-Os \
-	$(X448_CT_BUILD)/x448_ct-32-O2
+	$(X448_CT_BUILD)/x448_ct-64-kflags $(X448_CT_BUILD)/x448_ct-32-O2
 X448_VEC_BINS := $(X448_CT_BUILD)/x448_vectors-64-san $(X448_CT_BUILD)/x448_vectors-32-san
 
 x448_ct_limbs = $(if $(filter 32,$(word 2,$(subst -, ,$(notdir $(1))))),-DNOISE_X448_LIMB32)
+
+$(X448_CT_BUILD)/x448_ct-64-kflags: $(X448_CT_DIR)/x448_ct.c $(X448_CT_SRC)
+	@mkdir -p $(X448_CT_BUILD)
+	$(X448_CT_CC) $(X448_CT_CFLAGS) $(X448_CT_KFLAGS) -c -o $@-x448.o kmod/noise/x448.c
+	$(X448_CT_CC) $(X448_CT_CFLAGS) -O2 -o $@ $(X448_CT_DIR)/x448_ct.c $@-x448.o
 
 $(X448_CT_BUILD)/x448_ct-%: $(X448_CT_DIR)/x448_ct.c $(X448_CT_SRC)
 	@mkdir -p $(X448_CT_BUILD)
