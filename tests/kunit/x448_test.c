@@ -290,7 +290,7 @@ static void x448_test_round_trip(struct kunit *test)
 static struct kunit_case x448_test_cases[] = {
 	KUNIT_CASE_PARAM(x448_test_rfc7748_vector, x448_vector_gen_params),
 	KUNIT_CASE(x448_test_iterate_1),
-	KUNIT_CASE(x448_test_iterate_1000),
+	KUNIT_CASE_SLOW(x448_test_iterate_1000),
 	KUNIT_CASE_PARAM_ATTR(x448_test_iterate_1000000, x448_iter_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(x448_test_low_order, x448_low_order_gen_params),
