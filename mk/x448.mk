@@ -4,6 +4,7 @@
 # against the shim headers in tests/ct/include.
 #
 #   make x448-ct-build   build the check programs into tests/ct/build/
+#   make x448-ct-m32     also an i386 build of the vectors (gcc-multilib)
 #   make ct-check        constant-time check under valgrind (with its leaky
 #                        control), RFC 7748 vectors under ASan/UBSan, and a
 #                        cross-check against the Python oracle x448_ref.py
@@ -48,12 +49,21 @@ $(X448_CT_BUILD)/x448_vectors-%-san: $(X448_CT_DIR)/x448_vectors.c $(X448_CT_SRC
 	$(X448_CT_CC) $(X448_CT_CFLAGS) $(X448_CT_SAN) $(call x448_ct_limbs,$@) \
 		-o $@ $(X448_CT_DIR)/x448_vectors.c kmod/noise/x448.c
 
+# A true 32-bit (i386) build of the vectors, when gcc can target it
+# (gcc-multilib); ct-check skips it otherwise.
+$(X448_CT_BUILD)/x448_vectors-m32: $(X448_CT_DIR)/x448_vectors.c $(X448_CT_SRC)
+	@mkdir -p $(X448_CT_BUILD)
+	$(X448_CT_CC) -m32 $(X448_CT_CFLAGS) -O2 -o $@ $(X448_CT_DIR)/x448_vectors.c kmod/noise/x448.c
+
 x448-ct-build: $(X448_CT_BINS) $(X448_VEC_BINS)
 
+x448-ct-m32: $(X448_CT_BUILD)/x448_vectors-m32
+
 ct-check: x448-ct-build
+	-@$(MAKE) -s x448-ct-m32 2> /dev/null
 	$(X448_CT_DIR)/ct-check $(X448_CT_BUILD)
 
 x448-ct-clean:
 	rm -rf $(X448_CT_BUILD)
 
-.PHONY: x448-ct-build ct-check x448-ct-clean
+.PHONY: x448-ct-build x448-ct-m32 ct-check x448-ct-clean
