@@ -143,6 +143,20 @@ static void low_order_and_noncanonical(void)
 	      "bit 447 of u is used");
 }
 
+static void in_place(void)
+{
+	const struct x448_rfc7748_vector *v = &x448_rfc7748_vectors[0];
+	u8 buf[X448_KEY_SIZE];
+	bool ok;
+
+	memcpy(buf, v->scalar, sizeof(buf));
+	ok = noise_x448(buf, buf, v->u);
+	check(ok && !memcmp(buf, v->out, sizeof(buf)), "out = scalar buffer");
+	memcpy(buf, v->u, sizeof(buf));
+	ok = noise_x448(buf, v->scalar, buf);
+	check(ok && !memcmp(buf, v->out, sizeof(buf)), "out = point buffer");
+}
+
 static void round_trip(void)
 {
 	u8 a[X448_KEY_SIZE], b[X448_KEY_SIZE], ap[X448_KEY_SIZE], bp[X448_KEY_SIZE];
@@ -206,6 +220,7 @@ int main(int argc, char **argv)
 	rfc_vectors();
 	iterations(argc == 2 && !strcmp(argv[1], "--1m"));
 	low_order_and_noncanonical();
+	in_place();
 	round_trip();
 	return failures ? 1 : 0;
 }

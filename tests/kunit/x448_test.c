@@ -264,6 +264,21 @@ static void x448_test_generate_public(struct kunit *test)
 	}
 }
 
+/* @out may be the same buffer as @scalar or @point. */
+static void x448_test_aliasing(struct kunit *test)
+{
+	const struct x448_rfc7748_vector *v = &x448_rfc7748_vectors[0];
+	u8 buf[X448_KEY_SIZE];
+
+	memcpy(buf, v->scalar, sizeof(buf));
+	KUNIT_ASSERT_TRUE(test, noise_x448(buf, buf, v->u));
+	KUNIT_EXPECT_MEMEQ(test, buf, v->out, X448_KEY_SIZE);
+
+	memcpy(buf, v->u, sizeof(buf));
+	KUNIT_ASSERT_TRUE(test, noise_x448(buf, v->scalar, buf));
+	KUNIT_EXPECT_MEMEQ(test, buf, v->out, X448_KEY_SIZE);
+}
+
 /* Two fresh key pairs agree on the shared secret. */
 static void x448_test_round_trip(struct kunit *test)
 {
@@ -297,6 +312,7 @@ static struct kunit_case x448_test_cases[] = {
 	KUNIT_CASE_PARAM(x448_test_noncanonical, x448_noncanonical_gen_params),
 	KUNIT_CASE(x448_test_top_bit_kept),
 	KUNIT_CASE(x448_test_generate_public),
+	KUNIT_CASE(x448_test_aliasing),
 	KUNIT_CASE(x448_test_round_trip),
 	{}
 };
