@@ -10,6 +10,9 @@
  * static key pairs (and PSKs) are made once before the loop ("static=once");
  * the second variant ("static=fresh") makes each side's static key pair in
  * every handshake, as the published Python noiseframework figures do.
+ * Each side passes its static public key along with the private key
+ * (noise_keys.local_static_public) unless static_pub=0, which makes the
+ * engine derive it in every handshake.
  *
  * With hs_parts set, two partial runs of each protocol (static keys made
  * once) give the breakdown: "new" only creates and frees both handshake
@@ -151,6 +154,8 @@ static void hs_setup_keys(struct hs_ctx *c)
 		c->keys[r] = (struct noise_keys) {
 			.local_static = c->info.needs_local_static[r] ? c->priv[r] : NULL,
 			.remote_static = c->info.needs_remote_static[r] ? c->pub[!r] : NULL,
+			.local_static_public = c->info.needs_local_static[r] &&
+					       bench_static_pub ? c->pub[r] : NULL,
 			.psks = c->psks,
 			.num_psks = c->info.num_psks,
 		};
@@ -193,10 +198,10 @@ static int hs_row(struct hs_ctx *c, bool fresh)
 	statics = c->info.needs_local_static[0] + c->info.needs_local_static[1];
 	ops = count.keygens + count.dh + (fresh ? statics : 0);
 	snprintf(keys, sizeof(keys),
-		 "protocol=%s static=%s keygens=%u dh=%u statics=%u dh_ops=%u mixhash=%u hkdf2=%u hkdf3=%u aead=%u setkey=%u",
-		 c->name, fresh ? "fresh" : "once", count.keygens, count.dh,
-		 fresh ? statics : 0, ops, count.mixhash, count.hkdf2, count.hkdf3,
-		 count.aead, count.setkey);
+		 "protocol=%s static=%s pub_given=%d keygens=%u dh=%u statics=%u dh_ops=%u mixhash=%u hkdf2=%u hkdf3=%u aead=%u setkey=%u",
+		 c->name, fresh ? "fresh" : "once", bench_static_pub, count.keygens,
+		 count.dh, fresh ? statics : 0, ops, count.mixhash, count.hkdf2,
+		 count.hkdf3, count.aead, count.setkey);
 	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
 	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
 				 bench_min_sample_us * 1000ULL, &st, &sr);
