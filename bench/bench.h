@@ -105,6 +105,7 @@ extern unsigned int bench_tr_iters;
 extern unsigned int bench_min_sample_us;
 extern bool bench_hs_parts;
 extern bool bench_static_pub;
+extern char *bench_hs_match;
 
 /* The groups; each prints its own lines and returns 0 or a negative errno. */
 int bench_prim_run(void);

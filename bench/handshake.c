@@ -221,6 +221,9 @@ static int hs_protocol(const char *name)
 	struct hs_ctx *c;
 	int err;
 
+	if (bench_hs_match && *bench_hs_match && !strstr(name, bench_hs_match))
+		return 0;
+
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;

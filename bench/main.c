@@ -34,6 +34,10 @@ unsigned int bench_min_sample_us = 20;
 module_param_named(min_sample_us, bench_min_sample_us, uint, 0444);
 MODULE_PARM_DESC(min_sample_us, "batch fast operations so one sample lasts at least this long");
 
+char *bench_hs_match;
+module_param_named(hs_match, bench_hs_match, charp, 0444);
+MODULE_PARM_DESC(hs_match, "run only the handshake rows whose protocol name contains this");
+
 bool bench_static_pub = true;
 module_param_named(static_pub, bench_static_pub, bool, 0444);
 MODULE_PARM_DESC(static_pub, "pass each static public key to the engine (0: it derives it per handshake)");
