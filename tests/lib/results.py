@@ -3,7 +3,8 @@
 #
 # Turn test output into `make check` result lines (PASS/FAIL/SKIP <name>).
 #
-#   results.py kunit --source KSRC --prefix NAME --results FILE [--after MARK] LOG
+#   results.py kunit --source KSRC --prefix NAME --results FILE [--after MARK]
+#                    [--filtered] LOG
 #   results.py tap --prefix NAME --results FILE --exit RC OUTPUT
 #
 # kunit: parses the KTAP in a kernel console LOG with the kernel's own parser
@@ -11,7 +12,9 @@
 # containing MARK when given. Every test without subtests is one result, so
 # each parameter of a parameterised test is one result; a suite or test that
 # failed without a failing case below it (crash, missing cases, bad plan) is
-# one more FAIL. No KTAP at all is a FAIL: silence never passes.
+# one more FAIL. No KTAP at all is a FAIL: silence never passes (with
+# --filtered, when kunit.filter_glob was given, it is a SKIP: KUnit prints
+# nothing for a module none of whose suites match).
 #
 # tap: parses kselftest-style TAP ("ok N name", "not ok N name",
 # "# SKIP" directives, a "1..N" plan) from OUTPUT; lines that are not TAP are
@@ -91,7 +94,10 @@ def kunit(args, res):
 
     if top.status == TestStatus.FAILURE_TO_PARSE_TESTS or (
             not top.subtests and top.status != TestStatus.NO_TESTS):
-        res.add('FAIL', args.prefix, 'no KTAP output from the module')
+        if args.filtered:
+            res.add('SKIP', args.prefix, 'no suite matches the filter')
+        else:
+            res.add('FAIL', args.prefix, 'no KTAP output from the module')
         return
     if top.status == TestStatus.NO_TESTS and not top.subtests:
         res.add('SKIP', args.prefix, 'the module ran no tests')
@@ -148,6 +154,8 @@ def main():
     k.add_argument('--prefix', required=True)
     k.add_argument('--results', required=True)
     k.add_argument('--after')
+    k.add_argument('--filtered', action='store_true',
+                   help='a filter glob is active: no KTAP is a SKIP')
     k.add_argument('log')
     t = sub.add_parser('tap')
     t.add_argument('--prefix', required=True)
