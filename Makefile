@@ -69,7 +69,7 @@ demo: deps
 
 clean:
 	find . -path ./.git -prune -o \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
-		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.a' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.a' -o -name '*.o.d' \
 		-o -name modules.order -o -name Module.symvers \) -print | xargs rm -f
 	rm -rf out .tmp_versions
 	@if [ -f userspace/noisectl/Makefile ]; then $(MAKE) -C userspace/noisectl clean; fi

@@ -85,6 +85,7 @@ st_kmemleak_clean() {
 	[ -w $f ] || { echo "kmemleak not available"; return 1; }
 	sleep 6
 	echo scan > $f
+	sleep 1
 	echo scan > $f
 	if [ -s $f ]; then
 		cat $f
