@@ -69,6 +69,13 @@ def kunit(args, res):
         else:
             res.add('FAIL', args.prefix, 'start marker not in console log')
             return
+    # The parser drops the reason of a "# SKIP reason" directive: keep it.
+    skip_re = re.compile(r'^\s*ok [0-9]+ (?:- )?(.*?) # SKIP ?(.*)$')
+    skip_reason = {}
+    for line in lines:
+        m = skip_re.search(line.split('] ', 1)[-1])
+        if m:
+            skip_reason.setdefault(m.group(1).strip(), m.group(2).strip())
     top = kunit_parser.parse_run_tests(lines)
 
     def walk(test, path):
@@ -86,7 +93,8 @@ def kunit(args, res):
             elif sub.status == TestStatus.SUCCESS:
                 res.add('PASS', name)
             elif sub.status == TestStatus.SKIPPED:
-                res.add('SKIP', name, 'skipped by the test')
+                res.add('SKIP', name,
+                        skip_reason.get(sub.name.strip()) or 'skipped')
             else:
                 res.add('FAIL', name, sub.status.name.lower())
                 failed = True
