@@ -12,6 +12,8 @@
 #   st_netns_pair A B      two fresh network namespaces A and B joined by a
 #                          veth pair (A: 10.99.0.1/24, fd99::1; B: .2, ::2),
 #                          removed again on exit
+#   st_iperf3 A B ADDR     one second of iperf3 from A to a server in B
+#   st_kmemleak_clean      a kmemleak scan that must find nothing
 
 KSFT_PASS=0
 KSFT_FAIL=1
@@ -76,6 +78,17 @@ st_netns_pair() {
 	ip -n "$b" addr add fd99::2/64 dev veth0 nodad &&
 	ip -n "$a" link set veth0 up &&
 	ip -n "$b" link set veth0 up
+}
+
+# st_iperf3 FROM TO ADDR [ARGS...]: a 1-second iperf3 run from namespace
+# FROM to a one-shot server in namespace TO listening on ADDR.
+st_iperf3() {
+	local from=$1 to=$2 addr=$3
+	shift 3
+	ip netns exec "$to" iperf3 -s -1 -D -B "$addr" || return 1
+	sleep 0.5
+	ip netns exec "$from" iperf3 -c "$addr" -t 1 -f m "$@" | tail -n 4
+	return "${PIPESTATUS[0]}"
 }
 
 # st_kmemleak_clean: scan for leaks (objects must be 5 s old to count) and
