@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The DH functions of Noise (25519, 448) for key generation in userspace.
+ */
+#ifndef NOISECTL_DH_H
+#define NOISECTL_DH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util.h"
+
+struct dh_func {
+	const char *name;	/* "25519" or "448", as in protocol names */
+	size_t len;		/* DHLEN: key length in bytes */
+	int pkey_type;		/* OpenSSL EVP_PKEY_X25519 / EVP_PKEY_X448 */
+};
+
+const struct dh_func *dh_by_name(const char *name);
+const struct dh_func *dh_by_b64_len(size_t chars);
+bool dh_generate(const struct dh_func *dh, u8 *priv);
+bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv);
+
+#endif
