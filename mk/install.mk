@@ -18,13 +18,16 @@ PREFIX ?= /usr
 INSTALL_MOD_DIR ?= updates
 MANPAGES = $(wildcard Documentation/man/*.[1-8])
 DKMS_SRC = $(DESTDIR)/usr/src/noise-$(NOISE_VERSION)
+# Distribution headers have no signing key: do not let modules_install try
+# (and print SSL errors). DKMS signs with its own key instead.
+NOISE_NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem $(KDIR)/output/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
 install: install-module install-noisectl install-man
 
 install-module:
 	@test -d "$(KDIR)" || { echo "No kernel build tree at $(KDIR): install the headers or pass KDIR=..."; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/noise modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/noise INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/noise INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) $(NOISE_NOSIGN) modules_install
 	$(if $(INSTALL_MOD_PATH),,depmod -a $(KRELEASE))
 
 install-noisectl:
