@@ -15,6 +15,7 @@
 #define _NOISE_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/string.h>
 #include <linux/crypto.h>
@@ -61,6 +62,17 @@
 #define strscpy(dst, src, ...)						\
 	__noise_strscpy(dst, src, ##__VA_ARGS__,			\
 			sizeof(dst) + __must_be_array(dst))
+#endif
+
+/*
+ * u128 is in <linux/types.h> since 6.5 (where the compiler has __int128);
+ * before, only some .c files had a local one. A macro rather than a
+ * typedef: where the kernel's typedef exists it names the same type, and
+ * an older crypto/b128ops.h struct u128 included before this header keeps
+ * working for its own users.
+ */
+#if !NOISE_KERNEL_AT_LEAST(6, 5) && defined(__SIZEOF_INT128__)
+#define u128 __uint128_t
 #endif
 
 #endif /* _NOISE_COMPAT_H */
