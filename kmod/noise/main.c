@@ -1,18 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * noise: the Noise Protocol Framework (revision 34) in the kernel.
+ * Module init and exit: the shared hash tfms, the AEAD driver probe and the
+ * debugfs file noise/drivers.
  */
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
+#include "cipher.h"
+#include "hash.h"
+
+static struct dentry *noise_debugfs;
+
+static const char * const noise_hash_labels[NOISE_HASH_COUNT] = {
+	[NOISE_HASH_SHA256] = "SHA256", [NOISE_HASH_SHA512] = "SHA512",
+	[NOISE_HASH_BLAKE2S] = "BLAKE2s", [NOISE_HASH_BLAKE2B] = "BLAKE2b",
+};
+
+static int noise_drivers_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	seq_printf(m, "ChaChaPoly %s\n", noise_aead_driver_name(NOISE_CIPHER_CHACHAPOLY));
+	seq_printf(m, "AESGCM %s\n", noise_aead_driver_name(NOISE_CIPHER_AESGCM));
+	for (i = 0; i < NOISE_HASH_COUNT; i++)
+		seq_printf(m, "%s %s\n", noise_hash_labels[i], noise_hash_driver_name(i));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(noise_drivers);
 
 static int __init noise_init(void)
 {
-	pr_info("noise: loaded\n");
+	int err = noise_hash_init_tfms();
+
+	if (err)
+		return err;
+	noise_aead_probe();
+	noise_debugfs = debugfs_create_dir("noise", NULL);
+	debugfs_create_file("drivers", 0444, noise_debugfs, NULL, &noise_drivers_fops);
+	pr_info("noise: loaded (ChaChaPoly: %s, AESGCM: %s)\n",
+		noise_aead_driver_name(NOISE_CIPHER_CHACHAPOLY),
+		noise_aead_driver_name(NOISE_CIPHER_AESGCM));
 	return 0;
 }
 
 static void __exit noise_exit(void)
 {
+	debugfs_remove_recursive(noise_debugfs);
+	noise_hash_free_tfms();
 }
 
 module_init(noise_init);

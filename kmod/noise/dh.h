@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DH functions (rev 34 sections 4.1, 12.1, 12.2): 25519 and 448.
+ */
+#ifndef _NOISE_DH_H
+#define _NOISE_DH_H
+
+#include "noise.h"
+
+int noise_dh(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub);
+
+#endif /* _NOISE_DH_H */

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * HASH, HMAC and HKDF. SHA256, SHA512 and BLAKE2b go through crypto shash
+ * tfms allocated once at module init and shared: an unkeyed shash tfm is
+ * reentrant, every computation keeps its state in an on-stack descriptor.
+ * BLAKE2s uses the kernel's blake2s library (6.12 has no blake2s shash).
+ * HMAC is RFC 2104 for every hash, BLAKE2 included (section 4.3).
+ */
+
+#include <linux/err.h>
+#include <linux/string.h>
+#include "hash.h"
+
+struct noise_hash_alg {
+	const char *shash;	/* NULL: BLAKE2s library */
+	unsigned int len;	/* HASHLEN */
+	unsigned int block;	/* BLOCKLEN */
+};
+
+static const struct noise_hash_alg noise_hash_algs[NOISE_HASH_COUNT] = {
+	[NOISE_HASH_SHA256] = { "sha256", 32, 64 },
+	[NOISE_HASH_SHA512] = { "sha512", 64, 128 },
+	[NOISE_HASH_BLAKE2S] = { NULL, 32, 64 },
+	[NOISE_HASH_BLAKE2B] = { "blake2b-512", 64, 128 },
+};
+
+static struct crypto_shash *noise_hash_tfms[NOISE_HASH_COUNT];
+
+#define NOISE_MAX_BLOCKLEN 128
+
+/**
+ * noise_hash_init_tfms() - allocate the shared shash tfms (module init).
+ *
+ * A hash whose tfm cannot be allocated is reported unavailable and protocol
+ * names using it are refused with -EOPNOTSUPP.
+ * Context: process context.
+ * Return: 0.
+ */
+int noise_hash_init_tfms(void)
+{
+	int i;
+
+	for (i = 0; i < NOISE_HASH_COUNT; i++) {
+		struct crypto_shash *tfm;
+
+		if (!noise_hash_algs[i].shash)
+			continue;
+		tfm = crypto_alloc_shash(noise_hash_algs[i].shash, 0, 0);
+		if (IS_ERR(tfm)) {
+			pr_warn("noise: no %s shash (%ld)\n",
+				noise_hash_algs[i].shash, PTR_ERR(tfm));
+			continue;
+		}
+		noise_hash_tfms[i] = tfm;
+	}
+	return 0;
+}
+
+void noise_hash_free_tfms(void)
+{
+	int i;
+
+	for (i = 0; i < NOISE_HASH_COUNT; i++) {
+		crypto_free_shash(noise_hash_tfms[i]);
+		noise_hash_tfms[i] = NULL;
+	}
+}
+
+bool noise_hash_available(u8 id)
+{
+	return id < NOISE_HASH_COUNT && (!noise_hash_algs[id].shash || noise_hash_tfms[id]);
+}
+
+const char *noise_hash_driver_name(u8 id)
+{
+	if (!noise_hash_algs[id].shash)
+		return "blake2s (lib)";
+	if (!noise_hash_tfms[id])
+		return "(unavailable)";
+	return crypto_shash_driver_name(noise_hash_tfms[id]);
+}
+
+unsigned int noise_hash_len(u8 id)
+{
+	return noise_hash_algs[id].len;
+}
+
+void noise_hash_start(struct noise_hash_ctx *ctx, u8 id)
+{
+	struct shash_desc *desc = (struct shash_desc *)ctx->desc;
+
+	ctx->id = id;
+	if (!noise_hash_algs[id].shash) {
+		blake2s_init(&ctx->b2s, BLAKE2S_HASH_SIZE);
+		return;
+	}
+	desc->tfm = noise_hash_tfms[id];
+	/* Software shash init/update/final cannot fail. */
+	crypto_shash_init(desc);
+}
+
+void noise_hash_update(struct noise_hash_ctx *ctx, const u8 *data, size_t len)
+{
+	if (!len)
+		return;
+	if (!noise_hash_algs[ctx->id].shash)
+		blake2s_update(&ctx->b2s, data, len);
+	else
+		crypto_shash_update((struct shash_desc *)ctx->desc, data, len);
+}
+
+void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out)
+{
+	if (!noise_hash_algs[ctx->id].shash)
+		blake2s_final(&ctx->b2s, out);
+	else
+		crypto_shash_final((struct shash_desc *)ctx->desc, out);
+	memzero_explicit(ctx, sizeof(*ctx));
+}
+
+/* HASH(a || b). */
+void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t blen)
+{
+	struct noise_hash_ctx ctx;
+
+	noise_hash_start(&ctx, id);
+	noise_hash_update(&ctx, a, alen);
+	noise_hash_update(&ctx, b, blen);
+	noise_hash_finish(&ctx, out);
+}
+
+/* HMAC-HASH(key, a || b), RFC 2104; keys are at most HASHLEN bytes here. */
+static void noise_hmac(u8 id, u8 *out, const u8 *key, size_t key_len,
+		       const u8 *a, size_t alen, const u8 *b, size_t blen)
+{
+	const struct noise_hash_alg *alg = &noise_hash_algs[id];
+	u8 pad[NOISE_MAX_BLOCKLEN], inner[NOISE_MAX_HASHLEN];
+	struct noise_hash_ctx ctx;
+	unsigned int i;
+
+	memset(pad, 0, sizeof(pad));
+	memcpy(pad, key, key_len);
+	for (i = 0; i < alg->block; i++)
+		pad[i] ^= 0x36;
+	noise_hash_start(&ctx, id);
+	noise_hash_update(&ctx, pad, alg->block);
+	noise_hash_update(&ctx, a, alen);
+	noise_hash_update(&ctx, b, blen);
+	noise_hash_finish(&ctx, inner);
+	for (i = 0; i < alg->block; i++)
+		pad[i] ^= 0x36 ^ 0x5c;
+	noise_hash_start(&ctx, id);
+	noise_hash_update(&ctx, pad, alg->block);
+	noise_hash_update(&ctx, inner, alg->len);
+	noise_hash_finish(&ctx, out);
+	memzero_explicit(pad, sizeof(pad));
+	memzero_explicit(inner, sizeof(inner));
+}
+
+/**
+ * noise_hkdf() - HKDF(ck, ikm, 2 or 3) of section 4.3.
+ * @id: the hash.
+ * @ck: chaining key, HASHLEN bytes.
+ * @ikm: input key material (0, 32 or DHLEN bytes).
+ * @ikm_len: length of @ikm.
+ * @out1: HASHLEN bytes out.
+ * @out2: HASHLEN bytes out.
+ * @out3: HASHLEN bytes out, or NULL for two outputs.
+ *
+ * The outputs may alias @ck.
+ */
+void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
+		u8 *out1, u8 *out2, u8 *out3)
+{
+	unsigned int len = noise_hash_algs[id].len;
+	u8 temp_key[NOISE_MAX_HASHLEN], o1[NOISE_MAX_HASHLEN], o2[NOISE_MAX_HASHLEN];
+	const u8 one = 1, two = 2, three = 3;
+
+	noise_hmac(id, temp_key, ck, len, ikm, ikm_len, NULL, 0);
+	noise_hmac(id, o1, temp_key, len, &one, 1, NULL, 0);
+	noise_hmac(id, o2, temp_key, len, o1, len, &two, 1);
+	if (out3)
+		noise_hmac(id, out3, temp_key, len, o2, len, &three, 1);
+	memcpy(out1, o1, len);
+	memcpy(out2, o2, len);
+	memzero_explicit(temp_key, sizeof(temp_key));
+	memzero_explicit(o1, sizeof(o1));
+	memzero_explicit(o2, sizeof(o2));
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * HASH, HMAC-HASH and HKDF (rev 34 section 4.3) for SHA256, SHA512, BLAKE2s
+ * and BLAKE2b.
+ */
+#ifndef _NOISE_HASH_H
+#define _NOISE_HASH_H
+
+#include <crypto/blake2s.h>
+#include <crypto/hash.h>
+#include "pattern.h"
+
+/**
+ * struct noise_hash_ctx - one running hash computation, on the stack.
+ * @id: enum noise_hash_id.
+ * @b2s: BLAKE2s state (the kernel's blake2s library).
+ * @desc: shash descriptor and context for the other hashes.
+ */
+struct noise_hash_ctx {
+	u8 id;
+	union {
+		struct blake2s_state b2s;
+		char desc[sizeof(struct shash_desc) + HASH_MAX_DESCSIZE]
+			__aligned(__alignof__(struct shash_desc));
+	};
+};
+
+int noise_hash_init_tfms(void);
+void noise_hash_free_tfms(void);
+bool noise_hash_available(u8 id);
+const char *noise_hash_driver_name(u8 id);
+unsigned int noise_hash_len(u8 id);
+
+void noise_hash_start(struct noise_hash_ctx *ctx, u8 id);
+void noise_hash_update(struct noise_hash_ctx *ctx, const u8 *data, size_t len);
+void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out);
+void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t blen);
+void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
+		u8 *out1, u8 *out2, u8 *out3);
+
+#endif /* _NOISE_HASH_H */

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Noise Protocol Framework (revision 34) engine: the in-kernel API.
+ *
+ * A library with no knowledge of devices, peers or sockets. A handshake is
+ * created from a protocol name, a role and keys; messages are written and
+ * read in turn; Split() gives the transport cipher states. See
+ * Documentation/engine.rst for contexts, memory bounds and errors.
+ *
+ * Buffers handed to the engine are mapped into scatterlists for the crypto
+ * API: they must be linearly mapped kernel memory (kmalloc, page or skb
+ * data), never on the stack (CONFIG_VMAP_STACK) or in vmalloc space.
+ */
+#ifndef _NOISE_H
+#define _NOISE_H
+
+#include <linux/types.h>
+#include <linux/gfp.h>
+
+struct scatterlist;
+
+#define NOISE_MAX_NAME_LEN	255
+#define NOISE_MAX_MSG_LEN	65535
+#define NOISE_TAG_LEN		16
+#define NOISE_KEY_LEN		32
+#define NOISE_PSK_LEN		32
+#define NOISE_MAX_DHLEN		56
+#define NOISE_MAX_HASHLEN	64
+#define NOISE_MAX_MESSAGES	4	/* handshake messages per pattern */
+#define NOISE_MAX_PSKS		(NOISE_MAX_MESSAGES + 1)
+/* The largest transport payload: 65535 minus the tag. */
+#define NOISE_MAX_PAYLOAD_LEN	(NOISE_MAX_MSG_LEN - NOISE_TAG_LEN)
+
+enum noise_role { NOISE_INITIATOR, NOISE_RESPONDER };
+enum noise_dh_id { NOISE_DH_25519, NOISE_DH_448 };
+enum noise_cipher_id { NOISE_CIPHER_CHACHAPOLY, NOISE_CIPHER_AESGCM,
+		       NOISE_CIPHER_COUNT };
+
+/* What a handshake expects next (noise_handshake_next()). */
+enum noise_action {
+	NOISE_ACTION_WRITE,	/* call noise_handshake_write() */
+	NOISE_ACTION_READ,	/* call noise_handshake_read() */
+	NOISE_ACTION_SPLIT,	/* complete: call noise_handshake_split() */
+	NOISE_ACTION_FAILED,	/* destroyed by an error or split: free it */
+};
+
+/**
+ * struct noise_keys - keys and prologue for noise_handshake_new().
+ * @local_static: our static private key (DHLEN bytes), or NULL.
+ * @remote_static: the peer's static public key known in advance (pre-message
+ *	s), or NULL.
+ * @local_ephemeral: our ephemeral private key for a pre-message e (the
+ *	responder of a fallback handshake), or NULL.
+ * @remote_ephemeral: the peer's ephemeral public key for a pre-message e
+ *	(the initiator of a fallback handshake), or NULL.
+ * @psks: @num_psks 32-byte PSKs, in the order the psk tokens are met.
+ * @num_psks: must equal the number of psk tokens of the pattern.
+ * @prologue: prologue bytes (may be NULL when @prologue_len is 0).
+ * @prologue_len: length of @prologue.
+ *
+ * Keys a pattern does not use are ignored. Everything is copied.
+ */
+struct noise_keys {
+	const u8 *local_static;
+	const u8 *remote_static;
+	const u8 *local_ephemeral;
+	const u8 *remote_ephemeral;
+	const u8 (*psks)[NOISE_PSK_LEN];
+	unsigned int num_psks;
+	const u8 *prologue;
+	size_t prologue_len;
+};
+
+/**
+ * struct noise_protocol_info - what a protocol name means.
+ * @dh: enum noise_dh_id.
+ * @cipher: enum noise_cipher_id.
+ * @dh_len: DHLEN (32 or 56).
+ * @hash_len: HASHLEN (32 or 64).
+ * @num_msgs: handshake messages.
+ * @num_psks: psk tokens.
+ * @one_way: only the initiator sends (N, K, X).
+ * @fallback: the fallback modifier is present.
+ * @needs_local_static: per role (enum noise_role): the role sends s.
+ * @needs_remote_static: per role: the peer's s is a pre-message.
+ */
+struct noise_protocol_info {
+	enum noise_dh_id dh;
+	enum noise_cipher_id cipher;
+	unsigned int dh_len, hash_len, num_msgs, num_psks;
+	bool one_way, fallback;
+	bool needs_local_static[2], needs_remote_static[2];
+};
+
+struct noise_handshake;
+struct noise_cipher;
+struct noise_crypt_req;
+
+int noise_protocol_info(const char *name, struct noise_protocol_info *info);
+
+int noise_dh_generate(enum noise_dh_id dh, u8 *priv, u8 *pub);
+int noise_dh_public(enum noise_dh_id dh, u8 *pub, const u8 *priv);
+unsigned int noise_dh_len(enum noise_dh_id dh);
+
+struct noise_handshake *noise_handshake_new(const char *name, enum noise_role role,
+					    const struct noise_keys *keys, gfp_t gfp);
+struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
+						 const char *name,
+						 const struct noise_keys *keys,
+						 gfp_t gfp);
+int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
+					      const u8 *priv);
+enum noise_action noise_handshake_next(const struct noise_handshake *hs);
+int noise_handshake_write(struct noise_handshake *hs, const u8 *payload,
+			  size_t payload_len, u8 *out, size_t out_cap,
+			  size_t *out_len);
+int noise_handshake_read(struct noise_handshake *hs, const u8 *msg,
+			 size_t msg_len, u8 *payload, size_t payload_cap,
+			 size_t *payload_len);
+int noise_handshake_split(struct noise_handshake *hs, struct noise_cipher **send,
+			  struct noise_cipher **recv);
+int noise_handshake_hash(const struct noise_handshake *hs, u8 *out, size_t cap);
+int noise_handshake_remote_static(const struct noise_handshake *hs, u8 *out,
+				  size_t cap);
+void noise_handshake_free(struct noise_handshake *hs);
+
+struct noise_cipher *noise_cipher_new(enum noise_cipher_id id, const u8 *key,
+				      gfp_t gfp);
+int noise_cipher_encrypt(struct noise_cipher *c, const u8 *ad, size_t ad_len,
+			 u8 *buf, size_t len);
+int noise_cipher_decrypt(struct noise_cipher *c, const u8 *ad, size_t ad_len,
+			 u8 *buf, size_t len);
+int noise_cipher_encrypt_sg(struct noise_cipher *c, struct scatterlist *sg,
+			    unsigned int ad_len, unsigned int len);
+int noise_cipher_decrypt_sg(struct noise_cipher *c, struct scatterlist *sg,
+			    unsigned int ad_len, unsigned int len);
+
+/**
+ * typedef noise_crypt_done_t - completion of an asynchronous operation.
+ * @data: the caller's pointer.
+ * @err: 0, -EBADMSG (authentication failed) or another negative errno.
+ */
+typedef void (*noise_crypt_done_t)(void *data, int err);
+
+struct noise_crypt_req *noise_crypt_req_alloc(struct noise_cipher *c, gfp_t gfp);
+void noise_crypt_req_free(struct noise_crypt_req *r);
+int noise_cipher_encrypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
+			       struct scatterlist *sg, unsigned int ad_len,
+			       unsigned int len, noise_crypt_done_t done,
+			       void *data);
+int noise_cipher_decrypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
+			       struct scatterlist *sg, unsigned int ad_len,
+			       unsigned int len, noise_crypt_done_t done,
+			       void *data);
+
+int noise_cipher_rekey(struct noise_cipher *c);
+void noise_cipher_set_nonce(struct noise_cipher *c, u64 n);
+u64 noise_cipher_nonce(const struct noise_cipher *c);
+const char *noise_cipher_driver_name(const struct noise_cipher *c);
+const char *noise_aead_driver_name(enum noise_cipher_id id);
+void noise_cipher_free(struct noise_cipher *c);
+
+#endif /* _NOISE_H */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Noise protocol names and handshake patterns (rev 34, sections 7-10).
+ */
+#ifndef _NOISE_PATTERN_H
+#define _NOISE_PATTERN_H
+
+#include <linux/types.h>
+#include "noise.h"
+
+/* Tokens; 0 ends a token list. */
+enum noise_token {
+	NOISE_TOK_END = 0,
+	NOISE_TOK_E,
+	NOISE_TOK_S,
+	NOISE_TOK_EE,
+	NOISE_TOK_ES,
+	NOISE_TOK_SE,
+	NOISE_TOK_SS,
+	NOISE_TOK_PSK,
+};
+
+#define NOISE_MAX_TOKENS	8	/* per message, psk tokens included */
+#define NOISE_MAX_PRE_TOKENS	2	/* a pre-message is e, s or e, s */
+
+enum noise_hash_id { NOISE_HASH_SHA256, NOISE_HASH_SHA512, NOISE_HASH_BLAKE2S,
+		     NOISE_HASH_BLAKE2B, NOISE_HASH_COUNT };
+
+/**
+ * struct noise_pattern - a handshake pattern after all modifiers.
+ * @pre: pre-message tokens, [0] the initiator's, [1] the responder's.
+ * @msgs: message token lists; message i is sent by the initiator if i is even.
+ * @num_msgs: number of handshake messages.
+ * @num_psks: number of psk tokens (0: not a PSK handshake).
+ * @one_way: N, K, X and their variants: only the initiator sends.
+ */
+struct noise_pattern {
+	u8 pre[2][NOISE_MAX_PRE_TOKENS + 1];
+	u8 msgs[NOISE_MAX_MESSAGES][NOISE_MAX_TOKENS + 1];
+	u8 num_msgs;
+	u8 num_psks;
+	bool one_way;
+};
+
+/**
+ * struct noise_protocol - a parsed and validated protocol name.
+ * @pattern: the pattern with psk and fallback modifiers applied.
+ * @dh: enum noise_dh_id.
+ * @cipher: enum noise_cipher_id.
+ * @hash: enum noise_hash_id.
+ * @fallback: the fallback modifier was applied.
+ * @name_len: length of @name.
+ * @name: the protocol name (hashed into the SymmetricState).
+ */
+struct noise_protocol {
+	struct noise_pattern pattern;
+	u8 dh;
+	u8 cipher;
+	u8 hash;
+	bool fallback;
+	u16 name_len;
+	char name[NOISE_MAX_NAME_LEN + 1];
+};
+
+int noise_protocol_parse(struct noise_protocol *proto, const char *name);
+
+#endif /* _NOISE_PATTERN_H */
