@@ -49,12 +49,13 @@ int noise_aead_probe(void)
 
 	for (i = 0; i < NOISE_CIPHER_COUNT; i++) {
 		struct crypto_aead *tfm = crypto_alloc_aead(noise_aead_names[i], 0, 0);
+		char *out = noise_aead_drivers[i];
 
 		if (IS_ERR(tfm)) {
-			strscpy(noise_aead_drivers[i], "(unavailable)");
+			strscpy(out, "(unavailable)", CRYPTO_MAX_ALG_NAME);
 			continue;
 		}
-		strscpy(noise_aead_drivers[i], crypto_aead_driver_name(tfm));
+		strscpy(out, crypto_aead_driver_name(tfm), CRYPTO_MAX_ALG_NAME);
 		crypto_free_aead(tfm);
 	}
 	return 0;

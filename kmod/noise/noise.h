@@ -57,6 +57,10 @@ enum noise_action {
  * @num_psks: must equal the number of psk tokens of the pattern.
  * @prologue: prologue bytes (may be NULL when @prologue_len is 0).
  * @prologue_len: length of @prologue.
+ * @local_static_public: the public key of @local_static, or NULL to have
+ *	it derived (one scalar multiplication per handshake). Pass it when
+ *	the same static key serves many handshakes; it is not checked, and a
+ *	wrong one makes the handshake fail at the peer.
  *
  * Keys a pattern does not use are ignored. Everything is copied.
  */
@@ -69,6 +73,7 @@ struct noise_keys {
 	unsigned int num_psks;
 	const u8 *prologue;
 	size_t prologue_len;
+	const u8 *local_static_public;
 };
 
 /**

@@ -74,6 +74,13 @@ static const struct noise_base_pattern noise_base_patterns[] = {
 	{ "I1X1", {}, { { T_E, T_S }, { T_E, T_EE, T_S }, { T_SE, T_ES } } },
 };
 
+/* Refuse a name, saying why (with dynamic debug: noise.dyndbg=+p). */
+static int noise_bad(const char *why)
+{
+	pr_debug("noise: invalid protocol name: %s\n", why);
+	return -EINVAL;
+}
+
 struct noise_name_entry {
 	const char *name;
 	u8 id;
@@ -130,10 +137,10 @@ static int noise_apply_fallback(struct noise_pattern *p)
 	size_t i, j;
 
 	if (old.one_way || old.num_msgs < 2 || old.pre[0][0])
-		return -EINVAL;
+		return noise_bad("fallback: one-way pattern or initiator pre-message");
 	if (!(first[0] == T_E && (!first[1] || (first[1] == T_S && !first[2]))) &&
 	    !(first[0] == T_S && !first[1]))
-		return -EINVAL;
+		return noise_bad("fallback needs a first message of e, s or e, s");
 	memset(p, 0, sizeof(*p));
 	memcpy(p->pre[0], old.pre[1], sizeof(p->pre[0]));
 	memcpy(p->pre[1], first, noise_toklen(first));
@@ -155,11 +162,11 @@ static int noise_apply_psk(struct noise_pattern *p, unsigned int n)
 	size_t len;
 
 	if (n > p->num_msgs)
-		return -EINVAL;
+		return noise_bad("pskN after the last message");
 	toks = p->msgs[n ? n - 1 : 0];
 	len = noise_toklen(toks);
 	if (len >= NOISE_MAX_TOKENS)
-		return -EINVAL;
+		return noise_bad("too many tokens in a message");
 	if (n) {
 		toks[len] = T_PSK;
 	} else {
@@ -243,7 +250,7 @@ static int noise_validate(const struct noise_pattern *p)
 		} else if (pre[0] == T_S && !pre[1]) {
 			v.sent_s[side] = true;
 		} else if (pre[0]) {
-			return -EINVAL;
+			return noise_bad("pre-message is not e, s or e, s");
 		}
 	}
 	for (i = 0; i < p->num_msgs; i++) {
@@ -252,14 +259,14 @@ static int noise_validate(const struct noise_pattern *p)
 		for (j = 0; p->msgs[i][j]; j++)
 			if (noise_validate_token(&v, who, p->msgs[i][j],
 						 psk_mode, &key))
-				return -EINVAL;
+				return noise_bad("token against the rules of section 7.3");
 		/* The payload. */
 		if (key && !noise_may_encrypt(&v, who))
-			return -EINVAL;
+			return noise_bad("payload encryption not allowed (sections 7.3 and 9.3)");
 	}
 	/* Transport messages: every sender must be allowed to encrypt. */
 	if (!noise_may_encrypt(&v, 0) || (!p->one_way && !noise_may_encrypt(&v, 1)))
-		return -EINVAL;
+		return noise_bad("transport encryption not allowed (sections 7.3 and 9.3)");
 	return 0;
 }
 
@@ -277,33 +284,33 @@ static int noise_parse_modifiers(struct noise_protocol *proto, const char *s,
 		if (mlen == 8 && !memcmp(s, "fallback", 8)) {
 			/* Sorted order: fallback first, at most once. */
 			if (proto->fallback || last_psk >= 0)
-				return -EINVAL;
+				return noise_bad("modifiers out of order (fallback first, once)");
 			err = noise_apply_fallback(&proto->pattern);
 			if (err)
 				return err;
 			proto->fallback = true;
 		} else if (mlen > 3 && mlen <= 5 && !memcmp(s, "psk", 3)) {
 			if (s[3] == '0' && mlen > 4)
-				return -EINVAL;
+				return noise_bad("malformed psk modifier");
 			for (i = 3; i < mlen; i++) {
 				if (!isdigit(s[i]))
-					return -EINVAL;
+					return noise_bad("malformed psk modifier");
 				n = n * 10 + s[i] - '0';
 			}
 			/* Sorted order: strictly increasing, no repeats. */
 			if ((int)n <= last_psk)
-				return -EINVAL;
+				return noise_bad("psk modifiers not strictly increasing");
 			last_psk = n;
 			err = noise_apply_psk(&proto->pattern, n);
 			if (err)
 				return err;
 		} else {
-			return -EINVAL;
+			return noise_bad("unknown modifier");
 		}
 		if (!plus)
 			break;
 		if (plus + 1 == s + len)
-			return -EINVAL;	/* trailing '+' */
+			return noise_bad("trailing '+'");
 		len -= mlen + 1;
 		s = plus + 1;
 	}
@@ -326,7 +333,7 @@ static int noise_parse_pattern(struct noise_protocol *proto, const char *s,
 		}
 	}
 	if (!base)
-		return -EINVAL;
+		return noise_bad("unknown pattern");
 	memcpy(proto->pattern.pre, base->pre, sizeof(base->pre));
 	memcpy(proto->pattern.msgs, base->msgs, sizeof(base->msgs));
 	proto->pattern.one_way = base->one_way;
@@ -334,7 +341,7 @@ static int noise_parse_pattern(struct noise_protocol *proto, const char *s,
 		proto->pattern.num_msgs++;
 	/* Modifiers start with a lower-case letter. */
 	if (plen < len && !islower(s[plen]))
-		return -EINVAL;
+		return noise_bad("modifiers must start with a lower-case letter");
 	return noise_parse_modifiers(proto, s + plen, len - plen);
 }
 
@@ -346,7 +353,7 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 	int i, id;
 
 	if (len < 6 || memcmp(name, "Noise_", 6))
-		return -EINVAL;
+		return noise_bad("no Noise_ prefix");
 	name += 6;
 	len -= 6;
 	for (i = 0; i < 4; i++) {
@@ -355,9 +362,9 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 		sec[i] = name;
 		slen[i] = us ? us - name : len;
 		if (!slen[i] || !noise_name_chars_ok(sec[i], slen[i]))
-			return -EINVAL;
+			return noise_bad("bad characters or empty section");
 		if (i < 3 ? !us : !!us)
-			return -EINVAL;	/* too few or too many sections */
+			return noise_bad("wrong number of sections");
 		if (us) {
 			len -= slen[i] + 1;
 			name = us + 1;
@@ -365,16 +372,16 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 	}
 	id = noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], slen[1]);
 	if (id < 0)
-		return id;
+		return noise_bad("unknown DH function");
 	proto->dh = id;
 	id = noise_lookup(noise_cipher_names, ARRAY_SIZE(noise_cipher_names),
 			  sec[2], slen[2]);
 	if (id < 0)
-		return id;
+		return noise_bad("unknown cipher");
 	proto->cipher = id;
 	id = noise_lookup(noise_hash_names, ARRAY_SIZE(noise_hash_names), sec[3], slen[3]);
 	if (id < 0)
-		return id;
+		return noise_bad("unknown hash");
 	proto->hash = id;
 	return noise_parse_pattern(proto, sec[0], slen[0]);
 }
@@ -395,15 +402,13 @@ int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 	int err;
 
 	memset(proto, 0, sizeof(*proto));
-	if (len > NOISE_MAX_NAME_LEN) {
-		pr_debug("noise: protocol name longer than %d bytes\n", NOISE_MAX_NAME_LEN);
-		return -EINVAL;
-	}
+	if (len > NOISE_MAX_NAME_LEN)
+		return noise_bad("longer than 255 bytes");
 	err = noise_parse_sections(proto, name, len);
 	if (!err)
 		err = noise_validate(&proto->pattern);
 	if (err) {
-		pr_debug("noise: invalid protocol name '%s'\n", name);
+		pr_debug("noise: refused protocol name '%s'\n", name);
 		return err;
 	}
 	if (proto->dh == NOISE_DH_448 && !NOISE_X448_READY) {

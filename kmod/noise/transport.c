@@ -8,6 +8,7 @@
 
 #include <linux/export.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include "cipher.h"
 
 /**
@@ -121,14 +122,28 @@ void noise_crypt_req_free(struct noise_crypt_req *r)
 }
 EXPORT_SYMBOL_GPL(noise_crypt_req_free);
 
-static void noise_async_done(void *data, int err)
+static void noise_async_finish(struct noise_crypt_req *r, int err)
 {
-	struct noise_crypt_req *r = data;
-
 	if (err == -EINPROGRESS)	/* left the backlog; completion follows */
 		return;
 	r->done(r->data, err);
 }
+
+/*
+ * Crypto completion callbacks get the request's data pointer since 6.3 and
+ * the request itself before (Debian 12's 6.1).
+ */
+#if LINUX_VERSION_MAJOR > 6 || (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 3)
+static void noise_async_done(void *data, int err)
+{
+	noise_async_finish(data, err);
+}
+#else
+static void noise_async_done(struct crypto_async_request *areq, int err)
+{
+	noise_async_finish(areq->data, err);
+}
+#endif
 
 static int noise_crypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
 			     bool enc, struct scatterlist *sg, unsigned int ad_len,

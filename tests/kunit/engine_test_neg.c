@@ -651,6 +651,75 @@ static void et_accessors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, noise_dh_len(NOISE_DH_448), 56U);
 }
 
+/* Noise Pipes (10.4): IK with a stale key for Bob, then XXfallback. */
+static void et_pipes(struct kunit *test)
+{
+	struct et_pair *p = et_pair_new(test, "Noise_IK_25519_AESGCM_SHA256",
+					&(struct et_opts){ .wrong_rs = true });
+	const char *fb = "Noise_XXfallback_25519_AESGCM_SHA256";
+	struct noise_handshake *alice, *bob;
+	struct noise_keys ka = {}, kb = {};
+	size_t n, pl;
+	int err;
+
+	KUNIT_ASSERT_EQ(test, noise_handshake_write(p->ini, NULL, 0, p->buf, ET_BUF, &n), 0);
+	err = noise_handshake_read(p->res, p->buf, n, p->pt, ET_BUF, &pl);
+	KUNIT_EXPECT_EQ(test, err, -EBADMSG);
+	ka.local_static = p->s[0];
+	kb.local_static = p->s[1];
+	kb.remote_ephemeral = p->buf;	/* Alice's e: the first 32 bytes */
+	ka.prologue = "pipes";
+	kb.prologue = "pipes";
+	ka.prologue_len = 5;
+	kb.prologue_len = 5;
+	KUNIT_EXPECT_TRUE(test, IS_ERR(noise_handshake_fallback(p->res, fb, &kb, GFP_KERNEL)));
+	bob = noise_handshake_new(fb, NOISE_INITIATOR, &kb, GFP_KERNEL);
+	alice = noise_handshake_fallback(p->ini, fb, &ka, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(bob) || IS_ERR(alice));
+	noise_handshake_free(p->ini);
+	noise_handshake_free(p->res);
+	p->ini = bob;
+	p->res = alice;
+	p->info.num_msgs = 2;
+	KUNIT_EXPECT_EQ(test, et_handshake(p, 20), 0);
+	KUNIT_EXPECT_EQ(test, noise_handshake_remote_static(alice, p->ref, 64), 32);
+	KUNIT_EXPECT_MEMEQ(test, p->ref, p->pub[1], 32);
+	et_transport(p, 3, 500);
+}
+
+/* A given local static public key is used as is (no derivation). */
+static void et_static_public(struct kunit *test)
+{
+	static const char * const names[] = { "Noise_XX" SUITE, "Noise_IK" SUITE };
+	unsigned int i, good;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		for (good = 0; good < 2; good++) {
+			struct et_pair *p = et_pair_new(test, names[i], NULL);
+			struct noise_keys k = {};
+			u8 pub[32];
+			int err;
+
+			memcpy(pub, p->pub[0], 32);
+			pub[5] ^= !good;
+			k.local_static = p->s[0];
+			k.local_static_public = pub;
+			k.remote_static = p->pub[1];
+			k.prologue = "prologue";
+			k.prologue_len = 8;
+			noise_handshake_free(p->ini);
+			p->ini = noise_handshake_new(names[i], NOISE_INITIATOR, &k, GFP_KERNEL);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(p->ini));
+			err = et_handshake(p, 4);
+			if (good)
+				KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s", names[i]);
+			else
+				KUNIT_EXPECT_EQ_MSG(test, err, -EBADMSG, "%s", names[i]);
+			kunit_release_action(test, et_pair_release, p);
+		}
+	}
+}
+
 static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_names),
 	KUNIT_CASE(et_mismatch),
@@ -664,6 +733,8 @@ static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_multi_psk),
 	KUNIT_CASE(et_sg_async),
 	KUNIT_CASE(et_accessors),
+	KUNIT_CASE(et_pipes),
+	KUNIT_CASE(et_static_public),
 	{}
 };
 
