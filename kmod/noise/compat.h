@@ -19,6 +19,7 @@
 #include <linux/compiler.h>
 #include <linux/string.h>
 #include <linux/crypto.h>
+#include <linux/netdevice.h>
 
 /* True when building against kernel @major.@minor or later. */
 #define NOISE_KERNEL_AT_LEAST(major, minor)				\
@@ -74,5 +75,25 @@
 #if !NOISE_KERNEL_AT_LEAST(6, 5) && defined(__SIZEOF_INT128__)
 #define u128 __uint128_t
 #endif
+
+/*
+ * Lockless transmit (the driver serializes itself): the NETIF_F_LLTX
+ * feature bit until 6.11, the net_device lltx flag since 6.12.
+ */
+static inline void noise_netdev_set_lltx(struct net_device *dev)
+{
+#ifdef NETIF_F_LLTX
+	dev->features |= NETIF_F_LLTX;
+#else
+	dev->lltx = true;
+#endif
+}
+
+/*
+ * Not shimmed, because the portable form is as simple (for the tunnel):
+ * genetlink: use .ops (struct genl_ops), not .split_ops (6.2), and
+ * genl_dumpit_info(cb)->attrs, not genl_info_dump() (6.7); attributes:
+ * NLA_U32/NLA_U64, not NLA_UINT and nla_get_uint()/nla_put_uint() (6.7).
+ */
 
 #endif /* _NOISE_COMPAT_H */
