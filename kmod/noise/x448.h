@@ -10,16 +10,19 @@
 #define X448_KEY_SIZE 56
 
 /*
- * 0 while x448.c is the refusing placeholder: the engine then refuses every
- * 448 protocol name with -EOPNOTSUPP. The real implementation sets it to 1.
+ * 1: x448.c is the real implementation (it was 0 while a refusing
+ * placeholder stood in, and the engine then refused every 448 protocol name
+ * with -EOPNOTSUPP).
  */
-#define NOISE_X448_READY 0
+#define NOISE_X448_READY 1
 
 /**
  * noise_x448() - X448 scalar multiplication: @out = X448(@scalar, @point).
  * @out: 56-byte u-coordinate result.
  * @scalar: 56-byte secret, clamped internally as RFC 7748 says.
  * @point: 56-byte u-coordinate, decoded modulo p as RFC 7748 says.
+ *
+ * Constant time in @scalar and @point. @out may alias either input.
  *
  * Return: false when the result is all zero (a low-order @point); @out then
  * holds zeros and must not be used as a shared secret.
@@ -29,12 +32,18 @@ bool __must_check noise_x448(u8 out[X448_KEY_SIZE], const u8 scalar[X448_KEY_SIZ
 
 /**
  * noise_x448_generate_public() - the public key of @secret (X448 with u = 5).
- * Return: false if the result is all zero (cannot happen for a valid scalar).
+ * @pub: 56-byte public key.
+ * @secret: 56-byte secret key.
+ *
+ * Return: false if the result is all zero (cannot happen: 5 has large order).
  */
 bool __must_check noise_x448_generate_public(u8 pub[X448_KEY_SIZE],
 					     const u8 secret[X448_KEY_SIZE]);
 
-/** noise_x448_generate_secret() - a fresh random secret key. */
+/**
+ * noise_x448_generate_secret() - a fresh random secret key, already clamped.
+ * @secret: 56 bytes to fill.
+ */
 void noise_x448_generate_secret(u8 secret[X448_KEY_SIZE]);
 
 #endif /* _NOISE_X448_H */
