@@ -6,6 +6,8 @@
 #   make check-real                 both stages, with a summary line
 #   make qemu [CPU=qemu64] [TESTS=vectors,async]
 #                                   one boot of the 6.12 guest, verbose
+#   make qemu-shell [CPU=...] [TESTS=...]
+#                                   the same, then a shell in the guest
 
 REAL_RESULTS = build/qemu/check-real.results
 
@@ -21,4 +23,7 @@ check-real:
 qemu:
 	tests/qemu/run -c $(or $(CPU),max) $(if $(TESTS),-T $(TESTS))
 
-.PHONY: check-real qemu
+qemu-shell:
+	tests/qemu/run -S -c $(or $(CPU),max) $(if $(TESTS),-T $(TESTS))
+
+.PHONY: check-real qemu qemu-shell
