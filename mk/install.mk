@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Installation (Documentation/install.rst):
+#
+#   make install        noise.ko for KDIR's kernel (default: the running
+#                       one) into /lib/modules/<release>/updates, depmod;
+#                       noisectl and man pages when they exist
+#   make dkms-install   the sources to /usr/src/noise-<version>, then
+#                       dkms install (rebuilt for every new kernel)
+#   make dkms-remove    dkms remove --all, and the sources
+#
+# DESTDIR, PREFIX (/usr), INSTALL_MOD_PATH and INSTALL_MOD_DIR (updates) are
+# honoured; with INSTALL_MOD_PATH set, depmod is left to the packager.
+
+NOISE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+PREFIX ?= /usr
+INSTALL_MOD_DIR ?= updates
+MANPAGES = $(wildcard Documentation/man/*.[1-8])
+DKMS_SRC = $(DESTDIR)/usr/src/noise-$(NOISE_VERSION)
+# Distribution headers have no signing key: do not let modules_install try
+# (and print SSL errors). DKMS signs with its own key instead.
+NOISE_NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem $(KDIR)/output/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+
+install: install-module install-noisectl install-man
+
+install-module:
+	@test -d "$(KDIR)" || { echo "No kernel build tree at $(KDIR): install the headers or pass KDIR=..."; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/noise modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/noise INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) $(NOISE_NOSIGN) modules_install
+	$(if $(INSTALL_MOD_PATH),,depmod -a $(KRELEASE))
+
+install-noisectl:
+	$(if $(wildcard userspace/noisectl/Makefile),$(MAKE) -C userspace/noisectl install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX))
+
+install-man:
+	$(foreach m,$(MANPAGES),install -D -m 0644 $(m) $(DESTDIR)$(PREFIX)/share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m));)
+
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	cp dkms.conf $(DKMS_SRC)/
+	tar -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
+		--exclude='*.a' --exclude=modules.order --exclude=Module.symvers \
+		kmod $(wildcard include) | tar -x -C $(DKMS_SRC)
+
+dkms-install: dkms-src
+	dkms install noise/$(NOISE_VERSION) $(if $(KRELEASE),-k $(KRELEASE))
+
+dkms-remove:
+	-dkms remove noise/$(NOISE_VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+.PHONY: install install-module install-noisectl install-man dkms-src dkms-install dkms-remove
