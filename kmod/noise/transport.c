@@ -178,7 +178,8 @@ static int noise_crypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
  * The nonce is taken and n advanced at submission, even if the operation
  * later fails: a later call uses the next nonce. Concurrent calls on one
  * cipher state must still be serialized by the caller (n is not atomic).
- * Context: any, including softirq; never sleeps.
+ * Context: process or softirq (not hard-irq: the crypto API refuses AEAD
+ * requests there); never sleeps.
  * Return: 0 (done, @done not called), -EINPROGRESS (@done will be called),
  * -EMSGSIZE, -EKEYEXPIRED, -EINVAL (request of another state).
  */
@@ -205,7 +206,7 @@ EXPORT_SYMBOL_GPL(noise_cipher_encrypt_async);
  *
  * The nonce is consumed at submission even if authentication fails; with
  * explicit nonces (section 11.4) call noise_cipher_set_nonce() first.
- * Context: any; never sleeps.
+ * Context: as noise_cipher_encrypt_async().
  * Return: as noise_cipher_encrypt_async(), or -EBADMSG.
  */
 int noise_cipher_decrypt_async(struct noise_cipher *c, struct noise_crypt_req *r,

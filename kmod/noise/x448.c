@@ -30,6 +30,8 @@
 #if defined(CONFIG_64BIT) && defined(__SIZEOF_INT128__) && !defined(NOISE_X448_LIMB32)
 #define X448_LIMB64 1
 typedef u64 x448_limb;
+/* Not the kernel's u128: that typedef only exists from 6.5 on. */
+#define x448_u128 unsigned __int128
 #define X448_RADIX 56
 #else
 typedef u32 x448_limb;
@@ -88,10 +90,10 @@ static __always_inline void fe_carry(struct x448_fe *r)
  */
 #ifdef X448_LIMB64
 
-#define X448_MUL(x, y) ((u128)(x) * (y))
+#define X448_MUL(x, y) ((x448_u128)(x) * (y))
 
 /* Columns 0..6 of the product of two 4-limb numbers (16 multiplications). */
-static __always_inline void mul4(u128 c[7], const u64 *a, const u64 *b)
+static __always_inline void mul4(x448_u128 c[7], const u64 *a, const u64 *b)
 {
 	c[0] = X448_MUL(a[0], b[0]);
 	c[1] = X448_MUL(a[0], b[1]) + X448_MUL(a[1], b[0]);
@@ -104,7 +106,7 @@ static __always_inline void mul4(u128 c[7], const u64 *a, const u64 *b)
 }
 
 /* Columns 0..6 of the square of a 4-limb number (10 multiplications). */
-static __always_inline void sqr4(u128 c[7], const u64 *a)
+static __always_inline void sqr4(x448_u128 c[7], const u64 *a)
 {
 	u64 d0 = 2 * a[0], d1 = 2 * a[1], d2 = 2 * a[2];
 
@@ -118,7 +120,7 @@ static __always_inline void sqr4(u128 c[7], const u64 *a)
 }
 
 /* Move what column @i holds above 2^56 into column @i + 1. */
-static __always_inline void carry128(u128 *w, int i)
+static __always_inline void carry128(x448_u128 *w, int i)
 {
 	w[i + 1] += w[i] >> X448_RADIX;
 	w[i] &= X448_MASK;
@@ -134,10 +136,10 @@ static __always_inline void carry64(u64 *v, int i)
  * @r = D + E phi reduced, from lo = a0 b0, hi = a1 b1, mid = (a0 + a1)(b0 + b1):
  * E columns 4..6 sit at 2^(56 (8..10)) = 2^(56 (4..6)) + 2^(56 (0..2)).
  */
-static __always_inline void fe_golden_reduce(struct x448_fe *r, const u128 *lo,
-					     const u128 *hi, const u128 *mid)
+static __always_inline void fe_golden_reduce(struct x448_fe *r, const x448_u128 *lo,
+					     const x448_u128 *hi, const x448_u128 *mid)
 {
-	u128 w[8], e4, e5, e6, top;
+	x448_u128 w[8], e4, e5, e6, top;
 	u64 v[8], top2;
 
 	e4 = mid[4] - lo[4];
@@ -191,7 +193,7 @@ static void fe_mul(struct x448_fe *r, const struct x448_fe *a,
 		   const struct x448_fe *b)
 {
 	u64 as[4], bs[4];
-	u128 lo[7], hi[7], mid[7];
+	x448_u128 lo[7], hi[7], mid[7];
 
 	as[0] = a->l[0] + a->l[4];
 	as[1] = a->l[1] + a->l[5];
@@ -210,7 +212,7 @@ static void fe_mul(struct x448_fe *r, const struct x448_fe *a,
 static void fe_sqr(struct x448_fe *r, const struct x448_fe *a)
 {
 	u64 as[4];
-	u128 lo[7], hi[7], mid[7];
+	x448_u128 lo[7], hi[7], mid[7];
 
 	as[0] = a->l[0] + a->l[4];
 	as[1] = a->l[1] + a->l[5];
@@ -224,7 +226,7 @@ static void fe_sqr(struct x448_fe *r, const struct x448_fe *a)
 
 static void fe_mul_a24(struct x448_fe *r, const struct x448_fe *a)
 {
-	u128 w[8], top;
+	x448_u128 w[8], top;
 	int i;
 
 	for (i = 0; i < 8; i++)
