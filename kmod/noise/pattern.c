@@ -9,10 +9,11 @@
 
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/string.h>
-#include "pattern.h"
+#include "noise_internal.h"
 #include "x448.h"
 
 #define T_E	NOISE_TOK_E
@@ -419,3 +420,4 @@ int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 	proto->name_len = len;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_protocol_parse, NOISE_INTERNAL);

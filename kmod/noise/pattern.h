@@ -62,6 +62,4 @@ struct noise_protocol {
 	char name[NOISE_MAX_NAME_LEN + 1];
 };
 
-int noise_protocol_parse(struct noise_protocol *proto, const char *name);
-
 #endif /* _NOISE_PATTERN_H */
