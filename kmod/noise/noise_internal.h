@@ -22,4 +22,7 @@ void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t bl
 void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
 		u8 *out1, u8 *out2, u8 *out3);
 
+/* Whether any ephemeral private key material is left in @hs (handshake.c). */
+bool noise_handshake_has_ephemeral(const struct noise_handshake *hs);
+
 #endif /* _NOISE_INTERNAL_H */
