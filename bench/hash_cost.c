@@ -1,29 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * noise_bench: unit costs of a handshake's SymmetricState work, for the
- * counted breakdown: the engine's own HASH and HKDF code (its hash.c,
- * compiled in here under private names because the engine does not export
- * it), the engine's cipher state sealing a handshake-sized message, and a
- * new key on the engine's AEAD driver.
+ * counted breakdown: the engine's own HASH and HKDF code (noise_hash() and
+ * noise_hkdf(), exported to the project's modules in the NOISE_INTERNAL
+ * namespace, noise_internal.h, on the engine's shared hash tfms), the
+ * engine's cipher state sealing a handshake-sized message, and a new key on
+ * the engine's AEAD driver.
  */
 
+#include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
-
-#define noise_hash_init_tfms bench_hash_init_tfms
-#define noise_hash_free_tfms bench_hash_free_tfms
-#define noise_hash_available bench_hash_available
-#define noise_hash_driver_name bench_hash_driver_name
-#define noise_hash_len bench_hash_len
-#define noise_hash_start bench_hash_start
-#define noise_hash_update bench_hash_update
-#define noise_hash_finish bench_hash_finish
-#define noise_hash bench_hash
-#define noise_hkdf bench_hkdf
-#include "hash.c"
+#include "noise_internal.h"
 
 #include "bench.h"
 #include "bench_engine.h"
+
+MODULE_IMPORT_NS(NOISE_INTERNAL);
 
 static const char * const hash_names[NOISE_HASH_COUNT] = {
 	[NOISE_HASH_SHA256] = "SHA256", [NOISE_HASH_SHA512] = "SHA512",
@@ -41,7 +34,7 @@ static int hash_mixhash(void *p)
 {
 	struct hash_ctx *c = p;
 
-	bench_hash(c->id, c->h, c->h, bench_hash_len(c->id), c->in, 32);
+	noise_hash(c->id, c->h, c->h, noise_hash_len(c->id), c->in, 32);
 	return 0;
 }
 
@@ -50,7 +43,7 @@ static int hash_hkdf2(void *p)
 {
 	struct hash_ctx *c = p;
 
-	bench_hkdf(c->id, c->ck, c->in, 32, c->o1, c->o2, NULL);
+	noise_hkdf(c->id, c->ck, c->in, 32, c->o1, c->o2, NULL);
 	return 0;
 }
 
@@ -59,7 +52,7 @@ static int hash_hkdf3(void *p)
 {
 	struct hash_ctx *c = p;
 
-	bench_hkdf(c->id, c->ck, c->in, 32, c->o1, c->o2, c->o3);
+	noise_hkdf(c->id, c->ck, c->in, 32, c->o1, c->o2, c->o3);
 	return 0;
 }
 
@@ -88,10 +81,9 @@ int bench_hash_prims_run(void)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	bench_hash_init_tfms();
 	get_random_bytes(c, sizeof(*c));
 	for (id = 0; id < NOISE_HASH_COUNT && !err; id++) {
-		if (!bench_hash_available(id)) {
+		if (!noise_hash_available(id)) {
 			bench_note("unavailable prim_hash hash=%s", hash_names[id]);
 			continue;
 		}
@@ -102,7 +94,6 @@ int bench_hash_prims_run(void)
 		if (!err)
 			err = hash_one(c, "hkdf3", hash_hkdf3);
 	}
-	bench_hash_free_tfms();
 	kfree_sensitive(c);
 	return err;
 }

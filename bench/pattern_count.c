@@ -4,18 +4,17 @@
  * from the engine's own parsed pattern (the token lists after the psk and
  * fallback modifiers), not from a table of our own.
  *
- * The engine does not export its parser, so its pattern.c is compiled into
- * this module under a private name: the pattern data and the parsing code
- * are the engine's, byte for byte, whatever the engine changes.
+ * The parser is the engine's own noise_protocol_parse(), exported to the
+ * project's modules in the NOISE_INTERNAL namespace (noise_internal.h).
  */
 
+#include <linux/module.h>
 #include <linux/slab.h>
-
-#define noise_protocol_parse bench_protocol_parse
-#include "pattern.c"
-#undef noise_protocol_parse
+#include "noise_internal.h"
 
 #include "bench_engine.h"
+
+MODULE_IMPORT_NS(NOISE_INTERNAL);
 
 /* Both sides do every SymmetricState step once (one writes, one reads). */
 static void bench_count_token(struct bench_dh_count *n, u8 tok, bool psk,
@@ -75,7 +74,7 @@ int bench_count_dh(const char *name, unsigned int hash_len,
 	proto = kzalloc(sizeof(*proto), GFP_KERNEL);
 	if (!proto)
 		return -ENOMEM;
-	err = bench_protocol_parse(proto, name);
+	err = noise_protocol_parse(proto, name);
 	if (err)
 		goto out;
 	memset(count, 0, sizeof(*count));

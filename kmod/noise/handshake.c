@@ -29,6 +29,7 @@ enum noise_hs_state { NOISE_HS_RUNNING, NOISE_HS_FAILED, NOISE_HS_DONE };
  * @has_rs: @rs is set.
  * @has_re: @re is set.
  * @fixed_e: @test_e replaces GENERATE_KEYPAIR() at the next e token.
+ * @e_wiped: @e was wiped after its last use (pattern @e_last).
  * @s: static private key.
  * @s_pub: static public key.
  * @e: ephemeral private key.
@@ -42,7 +43,7 @@ struct noise_handshake {
 	struct noise_protocol proto;
 	struct noise_symmetric ss;
 	u8 role, state, msg, psk;
-	bool has_s, has_e, has_rs, has_re, fixed_e;
+	bool has_s, has_e, has_rs, has_re, fixed_e, e_wiped;
 	u8 s[NOISE_MAX_DHLEN], s_pub[NOISE_MAX_DHLEN];
 	u8 e[NOISE_MAX_DHLEN], e_pub[NOISE_MAX_DHLEN];
 	u8 rs[NOISE_MAX_DHLEN], re[NOISE_MAX_DHLEN];
@@ -130,6 +131,22 @@ static void noise_hs_wipe(struct noise_handshake *hs)
 	hs->has_e = false;
 	hs->fixed_e = false;
 	hs->state = NOISE_HS_FAILED;
+}
+
+/*
+ * A message was written or read: count it, and wipe our ephemeral private
+ * key (and any unused test copy) if that was its last use (e_last).
+ */
+static void noise_hs_message_done(struct noise_handshake *hs)
+{
+	if (hs->msg == hs->proto.pattern.e_last[hs->role]) {
+		memzero_explicit(hs->e, sizeof(hs->e));
+		memzero_explicit(hs->test_e, sizeof(hs->test_e));
+		hs->has_e = false;
+		hs->fixed_e = false;
+		hs->e_wiped = true;
+	}
+	hs->msg++;
 }
 
 static int noise_hs_load_keys(struct noise_handshake *hs,
@@ -264,7 +281,8 @@ EXPORT_SYMBOL_GPL(noise_handshake_new);
  * @old: Alice's handshake (she was its initiator and has sent e).
  * @name: the fallback protocol, e.g. "Noise_XXfallback_25519_AESGCM_SHA256".
  * @keys: keys and prologue for the new handshake; @keys->local_ephemeral
- *	is ignored: Alice keeps the ephemeral key of @old.
+ *	is ignored: Alice keeps the ephemeral key of @old, which @old keeps
+ *	until it has read message 1 (the reply Alice is waiting for).
  * @gfp: allocation flags.
  *
  * Alice becomes the responder of the new protocol (section 10.2). Bob, the
@@ -297,12 +315,13 @@ EXPORT_SYMBOL_GPL(noise_handshake_fallback);
  * Exists to replay test vectors (KUnit and the noise_vectors self-test on
  * kernels without KUnit). Never use it for real traffic: ephemeral keys
  * must be fresh for every handshake (section 14).
- * Return: 0; -EINVAL if @hs already has its ephemeral key or failed.
+ * Return: 0; -EINVAL if @hs already has (or had) its ephemeral key or
+ * failed.
  */
 int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
 					      const u8 *priv)
 {
-	if (hs->state != NOISE_HS_RUNNING || hs->has_e)
+	if (hs->state != NOISE_HS_RUNNING || hs->has_e || hs->e_wiped)
 		return -EINVAL;
 	memcpy(hs->test_e, priv, noise_hs_dhlen(hs));
 	hs->fixed_e = true;
@@ -492,7 +511,7 @@ int noise_handshake_write(struct noise_handshake *hs, const u8 *payload,
 	if (err)
 		goto fail;
 	*out_len = pos + n;
-	hs->msg++;
+	noise_hs_message_done(hs);
 	return 0;
 fail:
 	noise_hs_wipe(hs);
@@ -585,7 +604,7 @@ int noise_handshake_read(struct noise_handshake *hs, const u8 *msg,
 	if (err)
 		goto fail;
 	*payload_len = plen;
-	hs->msg++;
+	noise_hs_message_done(hs);
 	return 0;
 fail:
 	noise_hs_wipe(hs);
@@ -691,6 +710,23 @@ int noise_handshake_remote_static(const struct noise_handshake *hs, u8 *out,
 	return dhlen;
 }
 EXPORT_SYMBOL_GPL(noise_handshake_remote_static);
+
+/**
+ * noise_handshake_has_ephemeral() - TEST ONLY: is any ephemeral private key
+ * material left in @hs?
+ * @hs: the handshake.
+ *
+ * For the project's KUnit tests (noise_internal.h): true while the local
+ * ephemeral private key, or a test key set for it, is held or any of its
+ * bytes is still non-zero.
+ * Return: whether it is.
+ */
+bool noise_handshake_has_ephemeral(const struct noise_handshake *hs)
+{
+	return hs->has_e || hs->fixed_e || memchr_inv(hs->e, 0, sizeof(hs->e)) ||
+	       memchr_inv(hs->test_e, 0, sizeof(hs->test_e));
+}
+EXPORT_SYMBOL_NS_GPL(noise_handshake_has_ephemeral, NOISE_INTERNAL);
 
 /**
  * noise_handshake_free() - destroy a handshake, wiping its secrets.

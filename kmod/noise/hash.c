@@ -8,6 +8,7 @@
  */
 
 #include <linux/err.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include "hash.h"
 
@@ -70,6 +71,7 @@ bool noise_hash_available(u8 id)
 {
 	return id < NOISE_HASH_COUNT && (!noise_hash_algs[id].shash || noise_hash_tfms[id]);
 }
+EXPORT_SYMBOL_NS_GPL(noise_hash_available, NOISE_INTERNAL);
 
 const char *noise_hash_driver_name(u8 id)
 {
@@ -84,6 +86,7 @@ unsigned int noise_hash_len(u8 id)
 {
 	return noise_hash_algs[id].len;
 }
+EXPORT_SYMBOL_NS_GPL(noise_hash_len, NOISE_INTERNAL);
 
 void noise_hash_start(struct noise_hash_ctx *ctx, u8 id)
 {
@@ -128,6 +131,7 @@ void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t bl
 	noise_hash_update(&ctx, b, blen);
 	noise_hash_finish(&ctx, out);
 }
+EXPORT_SYMBOL_NS_GPL(noise_hash, NOISE_INTERNAL);
 
 /* HMAC-HASH(key, a || b), RFC 2104; keys are at most HASHLEN bytes here. */
 static void noise_hmac(u8 id, u8 *out, const u8 *key, size_t key_len,
@@ -187,3 +191,4 @@ void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
 	memzero_explicit(o1, sizeof(o1));
 	memzero_explicit(o2, sizeof(o2));
 }
+EXPORT_SYMBOL_NS_GPL(noise_hkdf, NOISE_INTERNAL);

@@ -8,7 +8,7 @@
 
 #include <crypto/blake2s.h>
 #include <crypto/hash.h>
-#include "pattern.h"
+#include "noise_internal.h"
 
 /**
  * struct noise_hash_ctx - one running hash computation, on the stack.
@@ -27,15 +27,11 @@ struct noise_hash_ctx {
 
 int noise_hash_init_tfms(void);
 void noise_hash_free_tfms(void);
-bool noise_hash_available(u8 id);
 const char *noise_hash_driver_name(u8 id);
-unsigned int noise_hash_len(u8 id);
 
 void noise_hash_start(struct noise_hash_ctx *ctx, u8 id);
 void noise_hash_update(struct noise_hash_ctx *ctx, const u8 *data, size_t len);
 void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out);
-void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t blen);
-void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
-		u8 *out1, u8 *out2, u8 *out3);
+/* noise_hash_available(), noise_hash_len(), noise_hash(), noise_hkdf(): noise_internal.h */
 
 #endif /* _NOISE_HASH_H */

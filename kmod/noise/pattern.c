@@ -9,10 +9,11 @@
 
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/string.h>
-#include "pattern.h"
+#include "noise_internal.h"
 #include "x448.h"
 
 #define T_E	NOISE_TOK_E
@@ -386,6 +387,52 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 	return noise_parse_pattern(proto, sec[0], slen[0]);
 }
 
+/* Who sends message @i: 0 the initiator, 1 the responder. */
+static int noise_msg_sender(const struct noise_pattern *p, unsigned int i)
+{
+	return p->one_way ? 0 : i & 1;
+}
+
+/*
+ * The last message after which each role still needs its ephemeral private
+ * key e: the handshake wipes e once that message is written or read. A DH
+ * token uses e of: ee both roles, es the initiator (DH(e, rs)), se the
+ * responder (DH(e, rs)); an e token makes the sender's e. The initiator of
+ * an interactive pattern that a fallback could follow (not itself a
+ * fallback protocol) keeps e at least until it has read message 1: while
+ * it waits for that reply, noise_handshake_fallback() may still start a
+ * fallback protocol (section 10) with this e, as Alice does when Bob
+ * answers her IK message with XXfallback.
+ */
+static void noise_find_e_last(struct noise_pattern *p, bool fallback)
+{
+	unsigned int i, j;
+
+	p->e_last[0] = NOISE_NO_MSG;
+	p->e_last[1] = NOISE_NO_MSG;
+	for (i = 0; i < p->num_msgs; i++) {
+		for (j = 0; p->msgs[i][j]; j++) {
+			switch (p->msgs[i][j]) {
+			case T_E:
+				p->e_last[noise_msg_sender(p, i)] = i;
+				break;
+			case T_EE:
+				p->e_last[0] = i;
+				p->e_last[1] = i;
+				break;
+			case T_ES:
+				p->e_last[0] = i;
+				break;
+			case T_SE:
+				p->e_last[1] = i;
+				break;
+			}
+		}
+	}
+	if (!fallback && !p->one_way && p->num_msgs > 1 && p->e_last[0] == 0)
+		p->e_last[0] = 1;
+}
+
 /**
  * noise_protocol_parse() - parse and validate a protocol name.
  * @proto: filled in on success.
@@ -415,7 +462,9 @@ int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 		pr_debug("noise: %s: X448 is not available yet\n", name);
 		return -EOPNOTSUPP;
 	}
+	noise_find_e_last(&proto->pattern, proto->fallback);
 	memcpy(proto->name, name, len);
 	proto->name_len = len;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_protocol_parse, NOISE_INTERNAL);

@@ -33,6 +33,12 @@ enum noise_hash_id { NOISE_HASH_SHA256, NOISE_HASH_SHA512, NOISE_HASH_BLAKE2S,
  * @num_msgs: number of handshake messages.
  * @num_psks: number of psk tokens (0: not a PSK handshake).
  * @one_way: N, K, X and their variants: only the initiator sends.
+ * @e_last: per role ([0] the initiator), the index of the last message
+ *	after which that role still needs its ephemeral private key: the last
+ *	one with an ee, es (initiator) or se (responder) token or that sends
+ *	its e, and for the initiator of an interactive pattern that is not a
+ *	fallback protocol at least message 1 (a fallback may follow, see
+ *	noise_find_e_last()); NOISE_NO_MSG if none.
  */
 struct noise_pattern {
 	u8 pre[2][NOISE_MAX_PRE_TOKENS + 1];
@@ -40,7 +46,10 @@ struct noise_pattern {
 	u8 num_msgs;
 	u8 num_psks;
 	bool one_way;
+	u8 e_last[2];
 };
+
+#define NOISE_NO_MSG	0xff	/* no message index */
 
 /**
  * struct noise_protocol - a parsed and validated protocol name.
@@ -61,7 +70,5 @@ struct noise_protocol {
 	u16 name_len;
 	char name[NOISE_MAX_NAME_LEN + 1];
 };
-
-int noise_protocol_parse(struct noise_protocol *proto, const char *name);
 
 #endif /* _NOISE_PATTERN_H */

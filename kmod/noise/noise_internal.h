@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Engine internals exported in the NOISE_INTERNAL symbol namespace, for the
+ * project's own test and bench modules only (they declare
+ * MODULE_IMPORT_NS(NOISE_INTERNAL)). This is not a stable API: it follows
+ * the engine's internal structures and may change with any commit. Other
+ * users want noise.h.
+ */
+#ifndef _NOISE_INTERNAL_H
+#define _NOISE_INTERNAL_H
+
+#include <linux/types.h>
+#include "pattern.h"
+
+/* The parser: the token lists of a protocol after its modifiers (pattern.c). */
+int noise_protocol_parse(struct noise_protocol *proto, const char *name);
+
+/* HASH and HKDF of rev 34 section 4.3 (hash.c); @id is enum noise_hash_id. */
+bool noise_hash_available(u8 id);
+unsigned int noise_hash_len(u8 id);
+void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t blen);
+void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
+		u8 *out1, u8 *out2, u8 *out3);
+
+/* Whether any ephemeral private key material is left in @hs (handshake.c). */
+bool noise_handshake_has_ephemeral(const struct noise_handshake *hs);
+
+#endif /* _NOISE_INTERNAL_H */
