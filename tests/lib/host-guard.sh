@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The host's kernels are not ours to touch (sourced by the real-kernel
 # stages): a stage takes a listing of the host's kernel state first, and
