@@ -37,11 +37,6 @@
 
 #include "tunnel/cookie.h"
 
-const u8 noise_cookie_wg_label_mac1[NOISE_COOKIE_LABEL_LEN] = "mac1----";
-const u8 noise_cookie_wg_label_cookie[NOISE_COOKIE_LABEL_LEN] = "cookie--";
-const u8 noise_cookie_label_mac1[NOISE_COOKIE_LABEL_LEN] = "nz-mac1-";
-const u8 noise_cookie_label_cookie[NOISE_COOKIE_LABEL_LEN] = "nz-cooki";
-
 static_assert(NOISE_COOKIE_NONCE_LEN == XCHACHA20POLY1305_NONCE_SIZE);
 static_assert(NOISE_COOKIE_KEY_LEN == CHACHA20POLY1305_KEY_SIZE);
 static_assert(NOISE_COOKIE_ENCRYPTED_LEN ==

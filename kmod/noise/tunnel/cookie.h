@@ -26,10 +26,11 @@ struct sockaddr;
 /* The maker stops using a cookie this long before the secret's age. */
 #define NOISE_COOKIE_LATENCY		(5 * NSEC_PER_SEC)
 
-extern const u8 noise_cookie_wg_label_mac1[NOISE_COOKIE_LABEL_LEN];
-extern const u8 noise_cookie_wg_label_cookie[NOISE_COOKIE_LABEL_LEN];
-extern const u8 noise_cookie_label_mac1[NOISE_COOKIE_LABEL_LEN];
-extern const u8 noise_cookie_label_cookie[NOISE_COOKIE_LABEL_LEN];
+/* Labels (8 bytes, the NUL of the literal is not used): WireGuard's, ours. */
+#define NOISE_COOKIE_WG_LABEL_MAC1	((const u8 *)"mac1----")
+#define NOISE_COOKIE_WG_LABEL_COOKIE	((const u8 *)"cookie--")
+#define NOISE_COOKIE_LABEL_MAC1		((const u8 *)"nz-mac1-")
+#define NOISE_COOKIE_LABEL_COOKIE	((const u8 *)"nz-cooki")
 
 /*
  * Responder side, one per device. All fields under @lock: readers use the
