@@ -24,6 +24,10 @@
 #include "tunnel/ratelimiter.c"
 #include "cookie_vectors.h"
 
+/* Our framing's labels, as tunnel/messages.h has them. */
+#define OUR_LABEL_MAC1		"noise-tunnel mac1"
+#define OUR_LABEL_COOKIE	"noise-tunnel cookie"
+
 #define WG_INIT_MAC_OFF	116
 #define WG_INIT_LEN	148
 #define WG_RESP_MAC_OFF	60
@@ -96,6 +100,11 @@ static void cookie_test_wg_keys(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, m->cookie_key, cv_cookie_key, 32);
 	KUNIT_EXPECT_MEMEQ(test, c->mac1_key, cv_mac1_key, 32);
 	KUNIT_EXPECT_MEMEQ(test, c->cookie_key, cv_cookie_key, 32);
+	/* Our framing's labels: strings of another length. */
+	noise_cookie_checker_set_key(c, OUR_LABEL_MAC1, OUR_LABEL_COOKIE,
+				     cv_s_r_pub, sizeof(cv_s_r_pub));
+	KUNIT_EXPECT_MEMEQ(test, c->mac1_key, cv_our_mac1_key, 32);
+	KUNIT_EXPECT_MEMEQ(test, c->cookie_key, cv_our_cookie_key, 32);
 	noise_cookie_maker_uninit(m);
 	noise_cookie_checker_uninit(c);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(c->secret, 0, sizeof(c->secret)));
@@ -175,8 +184,8 @@ static void cookie_test_bad_mac1(struct kunit *test)
 			NOISE_COOKIE_VALID_MAC1);
 
 	noise_cookie_checker_init(ours);
-	noise_cookie_checker_set_key(ours, NOISE_COOKIE_LABEL_MAC1,
-				     NOISE_COOKIE_LABEL_COOKIE, cv_s_r_pub,
+	noise_cookie_checker_set_key(ours, OUR_LABEL_MAC1,
+				     OUR_LABEL_COOKIE, cv_s_r_pub,
 				     sizeof(cv_s_r_pub));
 	KUNIT_EXPECT_EQ(test, noise_cookie_validate(ours, cv_init_nocookie,
 						    WG_INIT_MAC_OFF, NULL,
@@ -280,11 +289,11 @@ static struct cookie_pair *pair_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	get_random_bytes(pub, sizeof(pub));
 	noise_cookie_checker_init(&p->c);
-	noise_cookie_checker_set_key(&p->c, NOISE_COOKIE_LABEL_MAC1,
-				     NOISE_COOKIE_LABEL_COOKIE, pub,
+	noise_cookie_checker_set_key(&p->c, OUR_LABEL_MAC1,
+				     OUR_LABEL_COOKIE, pub,
 				     sizeof(pub));
-	noise_cookie_maker_init(&p->m, NOISE_COOKIE_LABEL_MAC1,
-				NOISE_COOKIE_LABEL_COOKIE, pub, sizeof(pub));
+	noise_cookie_maker_init(&p->m, OUR_LABEL_MAC1,
+				OUR_LABEL_COOKIE, pub, sizeof(pub));
 	get_random_bytes(p->msg, WG_INIT_MAC_OFF);
 	return p;
 }
@@ -705,8 +714,8 @@ static void cookie_test_softirq(struct kunit *test)
 	mod_timer(&x->timer, jiffies + 1);
 	for (i = 0; i < 200; i++) {
 		noise_cookie_checker_rotate(&x->p->c);
-		noise_cookie_checker_set_key(&x->p->c, NOISE_COOKIE_LABEL_MAC1,
-					     NOISE_COOKIE_LABEL_COOKIE,
+		noise_cookie_checker_set_key(&x->p->c, OUR_LABEL_MAC1,
+					     OUR_LABEL_COOKIE,
 					     cv_s_r_pub, 32);
 		noise_ratelimiter_allow(x->rl, SA(x->src), NET_A);
 		if (!(i % 20))

@@ -123,6 +123,9 @@ assert len(msg) == 116
 
 mac1_key = HASH(b"mac1----", s_r_pub)
 cookie_key = HASH(b"cookie--", s_r_pub)
+# Our framing's labels (kmod/noise/tunnel/messages.h), same construction.
+our_mac1_key = HASH(b"noise-tunnel mac1", s_r_pub)
+our_cookie_key = HASH(b"noise-tunnel cookie", s_r_pub)
 mac1 = MAC(mac1_key, msg)
 init_nocookie = msg + mac1 + bytes(16)
 assert len(init_nocookie) == 148
@@ -161,6 +164,8 @@ for name, b in [("cv_s_i_priv", bytes([0x11] * 32)), ("cv_s_i_pub", s_i_pub),
                 ("cv_s_r_priv", bytes([0x22] * 32)), ("cv_s_r_pub", s_r_pub),
                 ("cv_e_i_priv", bytes([0x33] * 32)),
                 ("cv_mac1_key", mac1_key), ("cv_cookie_key", cookie_key),
+                ("cv_our_mac1_key", our_mac1_key),
+                ("cv_our_cookie_key", our_cookie_key),
                 ("cv_init_nocookie", init_nocookie),
                 ("cv_secret", secret), ("cv_cookie4", cookie4),
                 ("cv_cookie6", cookie6), ("cv_init_cookie", init_cookie),

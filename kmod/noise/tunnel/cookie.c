@@ -44,13 +44,13 @@ static_assert(NOISE_COOKIE_ENCRYPTED_LEN ==
 
 /* BLAKE2s-256(label || pub); pub_len 0: the label alone. */
 static void cookie_derive_key(u8 key[NOISE_COOKIE_KEY_LEN],
-			      const u8 label[NOISE_COOKIE_LABEL_LEN],
+			      const char *label,
 			      const u8 *pub, size_t pub_len)
 {
 	struct blake2s_state st;
 
 	blake2s_init(&st, NOISE_COOKIE_KEY_LEN);
-	blake2s_update(&st, label, NOISE_COOKIE_LABEL_LEN);
+	blake2s_update(&st, (const u8 *)label, strlen(label));
 	if (pub_len)
 		blake2s_update(&st, pub, pub_len);
 	blake2s_final(&st, key);	/* zeroes @st */
@@ -158,8 +158,8 @@ void noise_cookie_checker_init(struct noise_cookie_checker *c)
 }
 
 void noise_cookie_checker_set_key(struct noise_cookie_checker *c,
-				  const u8 label_mac1[NOISE_COOKIE_LABEL_LEN],
-				  const u8 label_cookie[NOISE_COOKIE_LABEL_LEN],
+				  const char *label_mac1,
+				  const char *label_cookie,
 				  const u8 *static_pub, size_t pub_len)
 {
 	u8 mac1_key[NOISE_COOKIE_KEY_LEN], cookie_key[NOISE_COOKIE_KEY_LEN];
@@ -289,8 +289,8 @@ int noise_cookie_reply_create(struct noise_cookie_checker *c, const u8 *msg,
 }
 
 void noise_cookie_maker_init(struct noise_cookie_maker *m,
-			     const u8 label_mac1[NOISE_COOKIE_LABEL_LEN],
-			     const u8 label_cookie[NOISE_COOKIE_LABEL_LEN],
+			     const char *label_mac1,
+			     const char *label_cookie,
 			     const u8 *peer_pub, size_t pub_len)
 {
 	memset(m, 0, sizeof(*m));

@@ -14,7 +14,6 @@
 
 struct sockaddr;
 
-#define NOISE_COOKIE_LABEL_LEN		8
 #define NOISE_COOKIE_KEY_LEN		32	/* BLAKE2s-256 of label || key */
 #define NOISE_COOKIE_SECRET_LEN		32
 #define NOISE_COOKIE_MAC_LEN		16	/* mac1 and mac2 each */
@@ -26,11 +25,13 @@ struct sockaddr;
 /* The maker stops using a cookie this long before the secret's age. */
 #define NOISE_COOKIE_LATENCY		(5 * NSEC_PER_SEC)
 
-/* Labels (8 bytes, the NUL of the literal is not used): WireGuard's, ours. */
-#define NOISE_COOKIE_WG_LABEL_MAC1	((const u8 *)"mac1----")
-#define NOISE_COOKIE_WG_LABEL_COOKIE	((const u8 *)"cookie--")
-#define NOISE_COOKIE_LABEL_MAC1		((const u8 *)"nz-mac1-")
-#define NOISE_COOKIE_LABEL_COOKIE	((const u8 *)"nz-cooki")
+/*
+ * Labels are C strings of any length (the NUL is not hashed). WireGuard's
+ * are below; our framing's are NOISE_LABEL_MAC1 and NOISE_LABEL_COOKIE in
+ * tunnel/messages.h (the tunnel's wire format owns them).
+ */
+#define NOISE_COOKIE_WG_LABEL_MAC1	"mac1----"
+#define NOISE_COOKIE_WG_LABEL_COOKIE	"cookie--"
 
 /*
  * Responder side, one per device. All fields under @lock: readers use the
@@ -74,8 +75,8 @@ enum noise_cookie_verdict {
 
 void noise_cookie_checker_init(struct noise_cookie_checker *c);
 void noise_cookie_checker_set_key(struct noise_cookie_checker *c,
-				  const u8 label_mac1[NOISE_COOKIE_LABEL_LEN],
-				  const u8 label_cookie[NOISE_COOKIE_LABEL_LEN],
+				  const char *label_mac1,
+				  const char *label_cookie,
 				  const u8 *static_pub, size_t pub_len);
 void noise_cookie_checker_uninit(struct noise_cookie_checker *c);
 void noise_cookie_checker_rotate(struct noise_cookie_checker *c);
@@ -90,8 +91,8 @@ int noise_cookie_reply_create(struct noise_cookie_checker *c, const u8 *msg,
 			      u8 encrypted_cookie[NOISE_COOKIE_ENCRYPTED_LEN]);
 
 void noise_cookie_maker_init(struct noise_cookie_maker *m,
-			     const u8 label_mac1[NOISE_COOKIE_LABEL_LEN],
-			     const u8 label_cookie[NOISE_COOKIE_LABEL_LEN],
+			     const char *label_mac1,
+			     const char *label_cookie,
 			     const u8 *peer_pub, size_t pub_len);
 void noise_cookie_maker_uninit(struct noise_cookie_maker *m);
 void noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
