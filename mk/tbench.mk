@@ -7,7 +7,7 @@
 #   BENCH_KDIR=<UML build dir>   use that kernel instead of building "bench"
 #   TBENCH_ROWS=veth,wg,...      only these rows (bench/tunnels/guest --help)
 #   TBENCH_ARGS="..."            guest options: --tcp-seconds N,
-#                                --udp-seconds N, --udp-rate 200M, --pings N
+#                                --udp-seconds N, --udp-rate 20M, --pings N
 BENCH_OUT ?= build/bench
 TBENCH_ROWS ?=
 TBENCH_ARGS ?=
