@@ -7,6 +7,5 @@
 
 #include "noise.h"
 
-int noise_dh(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub);
 
 #endif /* _NOISE_DH_H */
