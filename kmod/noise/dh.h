@@ -7,5 +7,6 @@
 
 #include "noise.h"
 
+/* noise_dh_shared() and the key pair calls are declared in noise.h. */
 
 #endif /* _NOISE_DH_H */

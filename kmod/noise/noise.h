@@ -136,7 +136,7 @@ struct noise_crypt_req;
  * @bits: bit (n mod NOISE_REPLAY_BITS) set when nonce n - 1 was accepted.
  */
 struct noise_replay {
-	spinlock_t lock;
+	spinlock_t lock;	/* serializes noise_replay_update() */
 	u64 top;
 	unsigned long bits[NOISE_REPLAY_BITS / BITS_PER_LONG];
 };

@@ -339,16 +339,29 @@ static void noise_async_account(struct noise_crypt_req *r, int err)
 		atomic64_cmpxchg(&c->n, r->n + 1, r->n);
 }
 
-static void noise_async_done(void *data, int err)
+static void noise_async_finish(struct noise_crypt_req *r, int err)
 {
-	struct noise_crypt_req *r = data;
-
 	if (err == -EINPROGRESS)	/* left the backlog; completion follows */
 		return;
 	noise_async_account(r, err);
 	r->done(r->data, err);
 }
-NOISE_CRYPTO_DONE_WRAP(noise_async_done)
+
+/*
+ * Crypto completion callbacks get the request's data pointer since 6.3 and
+ * the request itself before (Debian 12's 6.1).
+ */
+#if NOISE_KERNEL_AT_LEAST(6, 3)
+static void noise_async_done(void *data, int err)
+{
+	noise_async_finish(data, err);
+}
+#else
+static void noise_async_done(struct crypto_async_request *areq, int err)
+{
+	noise_async_finish(areq->data, err);
+}
+#endif
 
 static int noise_crypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
 			     bool enc, bool stateful, u64 n, struct scatterlist *sg,
@@ -380,7 +393,7 @@ static int noise_crypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
 	r->data = data;
 	err = noise_submit(r, c->tfm, enc, sg, sg, ad_len, len, n,
 			   CRYPTO_TFM_REQ_MAY_BACKLOG,
-			   NOISE_CRYPTO_DONE(noise_async_done), r);
+			   noise_async_done, r);
 	if (err == -EINPROGRESS || err == -EBUSY)
 		return -EINPROGRESS;
 	noise_async_account(r, err);

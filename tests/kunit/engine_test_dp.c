@@ -78,7 +78,8 @@ static void et_at_matches_stateful(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, noise_cipher_take_nonce(p->rs, &n), 0);
 			KUNIT_EXPECT_EQ(test, n, (u64)i);
 			memcpy(a, ad + 8, len);
-			KUNIT_ASSERT_EQ(test, noise_cipher_encrypt_at(p->rs, n, NULL, 0, a, len), 0);
+			KUNIT_ASSERT_EQ(test, noise_cipher_encrypt_at(p->rs, n, NULL, 0, a, len),
+					0);
 			KUNIT_ASSERT_EQ(test, noise_cipher_decrypt(p->ir, NULL, 0, a,
 								   len + NOISE_TAG_LEN), 0);
 			KUNIT_EXPECT_MEMEQ(test, a, ad + 8, len);
@@ -548,7 +549,8 @@ static void et_ss_used(struct kunit *test)
 			u8 ss[NOISE_MAX_DHLEN];
 			int err;
 
-			KUNIT_ASSERT_EQ(test, noise_dh_shared(p->info.dh, ss, p->s[0], p->pub[1]), 0);
+			KUNIT_ASSERT_EQ(test, noise_dh_shared(p->info.dh, ss, p->s[0], p->pub[1]),
+					0);
 			ss[3] ^= !good;
 			k.precomputed_ss = ss;
 			noise_handshake_free(p->ini);
@@ -556,7 +558,8 @@ static void et_ss_used(struct kunit *test)
 			KUNIT_ASSERT_FALSE(test, IS_ERR(p->ini));
 			err = et_handshake(p, 4);
 			KUNIT_EXPECT_EQ_MSG(test, err, good ? 0 : -EBADMSG, "%s", names[i]);
-			KUNIT_EXPECT_EQ(test, noise_dh_shared(p->info.dh, ss, p->s[1], p->pub[0]), 0);
+			KUNIT_EXPECT_EQ(test, noise_dh_shared(p->info.dh, ss, p->s[1], p->pub[0]),
+					0);
 			memzero_explicit(ss, dhlen);
 			kunit_release_action(test, et_pair_release, p);
 		}

@@ -702,6 +702,10 @@ static void et_pipes(struct kunit *test)
 {
 	struct et_pair *p = et_pair_new(test, "Noise_IK_25519_AESGCM_SHA256",
 					&(struct et_opts){ .wrong_rs = true });
+	static const char * const not_fb[] = {
+		"Noise_XX_25519_AESGCM_SHA256", "Noise_XXfallback_25519_ChaChaPoly_SHA256",
+		"Noise_XXfallback_25519_AESGCM_SHA512", "Noise_XXfallback_448_AESGCM_SHA256",
+	};
 	const char *fb = "Noise_XXfallback_25519_AESGCM_SHA256";
 	struct noise_handshake *alice, *bob;
 	struct noise_keys ka = {}, kb = {};
@@ -722,14 +726,10 @@ static void et_pipes(struct kunit *test)
 	ka.prologue_len = 5;
 	kb.prologue_len = 5;
 	/* Only the fallback form of the same DH, cipher and hash. */
-	KUNIT_EXPECT_EQ(test, PTR_ERR(noise_handshake_fallback(p->res, "Noise_XX_25519_AESGCM_SHA256",
-							       &kb, GFP_KERNEL)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(noise_handshake_fallback(p->res,
-			"Noise_XXfallback_25519_ChaChaPoly_SHA256", &kb, GFP_KERNEL)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(noise_handshake_fallback(p->res,
-			"Noise_XXfallback_25519_AESGCM_SHA512", &kb, GFP_KERNEL)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(noise_handshake_fallback(p->res,
-			"Noise_XXfallback_448_AESGCM_SHA256", &kb, GFP_KERNEL)), -EINVAL);
+	for (n = 0; n < ARRAY_SIZE(not_fb); n++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(noise_handshake_fallback(p->res, not_fb[n], &kb,
+									   GFP_KERNEL)),
+				    -EINVAL, "%s", not_fb[n]);
 	bob = noise_handshake_fallback(p->res, fb, &kb, GFP_KERNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(bob));
 	KUNIT_EXPECT_STREQ(test, noise_handshake_protocol_name(bob), fb);
