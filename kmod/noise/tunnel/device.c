@@ -12,6 +12,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include <net/ip.h>
 #include <net/ip_tunnels.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -371,11 +372,11 @@ static void noise_destruct(struct net_device *dev)
 	noise_socket_close(nd);
 	noise_peer_remove_all(nd);
 	noise_quiesce(nd);
+	noise_allowedips_free(&nd->aips);
 	mutex_unlock(&nd->conf_lock);
 	destroy_workqueue(nd->hs_wq);
 	destroy_workqueue(nd->wq);
 	noise_queueing_free(nd);
-	noise_allowedips_free(&nd->aips);
 	gro_cells_destroy(&nd->gro);
 	free_percpu(nd->stats);
 	kfree_sensitive(rcu_dereference_protected(nd->ident, true));
@@ -407,6 +408,8 @@ static void noise_setup(struct net_device *dev)
 	dev->min_mtu = IPV4_MIN_MTU;
 	dev->max_mtu = round_down(NOISE_MAX_PAYLOAD_LEN, NOISE_PADDING) - overhead;
 	SET_NETDEV_DEVTYPE(dev, &noise_device_type);
+	/* iptunnel_xmit() counts outer packets in dev->tstats. */
+	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
 	netif_keep_dst(dev);
 	memset(nd, 0, sizeof(*nd));
 	nd->dev = dev;

@@ -182,8 +182,18 @@ static inline struct noise_device *noise_netdev_priv(const struct net_device *de
 	return netdev_priv(dev);
 }
 
-int noise_device_init(void);
-void noise_device_exit(void);
+/* Configuration (contracts/tunnel-api.md); conf_lock held. */
+int noise_device_set_protocol(struct noise_device *nd, const char *name,
+			      struct netlink_ext_ack *extack);
+int noise_device_set_private_key(struct noise_device *nd, const u8 *key);
+void noise_device_get_public_key(struct noise_device *nd, u8 *out,
+				 unsigned int *len);
+const char *noise_device_protocol(struct noise_device *nd);
+unsigned int noise_tunnel_dh_len(struct noise_device *nd);
+int noise_device_set_listen_port(struct noise_device *nd, u16 port);
+u16 noise_device_listen_port(struct noise_device *nd);
+void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
+u32 noise_device_fwmark(struct noise_device *nd);
 
 /* Count a drop on the device (and on @peer if not NULL); any context. */
 void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,

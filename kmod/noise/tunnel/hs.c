@@ -259,7 +259,7 @@ static bool noise_hs_tie_break(struct noise_peer *peer)
 	next = rcu_dereference_bh(peer->keypairs.next_kp);
 	pending = (mine && mine->role == NOISE_INITIATOR) ||
 		  (next && next->initiator && !READ_ONCE(next->confirmed) &&
-		   !time_after(jiffies, next->birth + NOISE_REKEY_TIMEOUT));
+		   get_jiffies_64() - next->birth < NOISE_REKEY_TIMEOUT);
 	rcu_read_unlock_bh();
 	if (!pending)
 		return true;
@@ -319,6 +319,7 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 	kp->remote_index = nhs->remote_index;
 	kp->birth = get_jiffies_64();
 	kp->initiator = nhs->role == NOISE_INITIATOR;
+	kp->cipher = noise_hs_ident(nd)->proto.info.cipher;
 	kp->confirmed = confirmed;
 	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
 	if (!confirmed) {

@@ -63,9 +63,15 @@ struct noise_keypair {
 	struct noise_cipher *send, *recv;
 	struct noise_replay replay;
 	u64 birth;
+	u8 cipher;		/* enum noise_cipher_id */
 	bool initiator;
 	bool confirmed;
 };
+
+static inline enum noise_cipher_id noise_kp_cipher(const struct noise_keypair *kp)
+{
+	return kp->cipher;
+}
 
 enum noise_peer_flags {
 	NOISE_PEER_ENDPOINT_CHANGED,	/* notify from hs_work */

@@ -11,6 +11,10 @@
 #include <linux/icmpv6.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <net/dst_metadata.h>
+#if __has_include(<net/gso.h>)
+#include <net/gso.h>	/* skb_gso_segment() since 6.4 */
+#endif
 #include <net/icmp.h>
 #include <net/ip_tunnels.h>
 #include "device.h"
