@@ -400,6 +400,7 @@ static void noise_setup(struct net_device *dev)
 	dev->type = ARPHRD_NONE;
 	dev->flags = IFF_POINTOPOINT | IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->needs_free_netdev = true;
 	noise_netdev_set_lltx(dev);
 	dev->features |= F;
 	dev->hw_features |= F;
