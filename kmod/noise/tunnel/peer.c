@@ -61,8 +61,7 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 			      peer->public_key);
 	if (err)
 		return err;
-	blake2s(peer->hint_key, peer->ss, (const u8 *)NOISE_LABEL_HINT,
-		sizeof(peer->hint_key), len, sizeof(NOISE_LABEL_HINT) - 1);
+	noise_hint_key(peer->hint_key, peer->ss, len);
 	peer->ss_ok = true;
 	return 0;
 }
@@ -123,6 +122,7 @@ err_peer:
 	kfree(peer);
 	return ERR_PTR(-ENOMEM);
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
 
 /**
  * noise_peer_lookup() - the peer with this static public key.
@@ -145,6 +145,7 @@ struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_k
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_lookup, NOISE_INTERNAL);
 
 /**
  * noise_peer_hint_lookup() - the peer a message-1 hint names.
@@ -175,6 +176,15 @@ struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
 	memzero_explicit(mac, sizeof(mac));
 	return found;
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup, NOISE_INTERNAL);
+
+/* hint key = BLAKE2s-256(key = NOISE_LABEL_HINT, ss); both ends know ss. */
+void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len)
+{
+	blake2s(out, ss, (const u8 *)NOISE_LABEL_HINT, NOISE_KEY_LEN, len,
+		sizeof(NOISE_LABEL_HINT) - 1);
+}
+EXPORT_SYMBOL_NS_GPL(noise_hint_key, NOISE_INTERNAL);
 
 /* hint = BLAKE2s-128(key = hint_key, salt). */
 void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt)
@@ -182,6 +192,7 @@ void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *sa
 	blake2s(out, salt, hint_key, NOISE_HINT_LEN, NOISE_HINT_SALT_LEN,
 		NOISE_KEY_LEN);
 }
+EXPORT_SYMBOL_NS_GPL(noise_hint_compute, NOISE_INTERNAL);
 
 static void noise_peer_free_rcu(struct rcu_head *rcu)
 {
@@ -257,6 +268,7 @@ void noise_peer_remove(struct noise_peer *peer)
 	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
 	noise_peer_put(peer);
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
 
 void noise_peer_remove_all(struct noise_device *nd)
 {
@@ -357,6 +369,7 @@ void noise_index_init(struct noise_index_table *t)
 	for (i = 0; i < ARRAY_SIZE(t->buckets); i++)
 		INIT_HLIST_HEAD(&t->buckets[i]);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_init, NOISE_INTERNAL);
 
 static struct hlist_head *noise_index_bucket(struct noise_index_table *t, __le32 index)
 {
@@ -381,6 +394,7 @@ again:
 	hlist_add_head_rcu(&e->node, noise_index_bucket(t, idx));
 	spin_unlock_bh(&t->lock);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_insert, NOISE_INTERNAL);
 
 /* @new takes over @old's index (a handshake becoming a keypair). */
 void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
@@ -392,6 +406,7 @@ void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
 	INIT_HLIST_NODE(&old->node);
 	spin_unlock_bh(&t->lock);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_replace, NOISE_INTERNAL);
 
 void noise_index_remove(struct noise_index_table *t, struct noise_index *e)
 {
@@ -400,6 +415,7 @@ void noise_index_remove(struct noise_index_table *t, struct noise_index *e)
 		hlist_del_init_rcu(&e->node);
 	spin_unlock_bh(&t->lock);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_remove, NOISE_INTERNAL);
 
 /* Context: rcu_read_lock(_bh). */
 struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index,
@@ -412,6 +428,7 @@ struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index
 			return e;
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_lookup, NOISE_INTERNAL);
 
 /* ---------------------------- keypairs ------------------------------ */
 

@@ -211,6 +211,7 @@ void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *o
 void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds);
 u16 noise_peer_keepalive(struct noise_peer *peer);
 u64 noise_peer_last_handshake_ns(struct noise_peer *peer);
+void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len);
 void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt);
 
 void noise_index_init(struct noise_index_table *t);
