@@ -27,6 +27,7 @@
 #include <uapi/linux/noise.h>
 #include "../noise.h"
 #include "allowedips.h"
+#include "queueing.h"
 
 struct noise_peer;
 
@@ -118,13 +119,6 @@ struct noise_index_table {
 /* Peer lookup by static public key (hash of the key; RCU readers). */
 #define NOISE_PEER_HASH_BITS	11
 
-/* A per-CPU crypto worker (queueing.c). */
-struct noise_cpu_worker {
-	struct sk_buff_head queue;
-	struct work_struct work;
-	struct noise_device *nd;
-	struct noise_crypt_req *req[NOISE_CIPHER_COUNT];
-};
 
 /*
  * struct noise_device - netdev_priv() of a noise device.
@@ -145,7 +139,9 @@ struct noise_cpu_worker {
  * @hs_work: handshake receive processing (process context).
  * @anon: responder handshakes that do not know their peer yet (XX before
  *	message 3), under hs_lock, bounded by NOISE_MAX_ANON_HANDSHAKES.
- * @workers: per-CPU crypto workers (queueing.c); @wq their workqueue.
+ * @workers: per-CPU crypto workers (queueing.c); @wq their workqueue;
+ *	@inline_tx/@inline_rx: per-CPU slots of the inline path; @last_cpu:
+ *	round robin.
  * @hs_wq: the handshake workqueue (ordered per device).
  * @gro: GRO cells for decrypted packets.
  * @stats: per-CPU device counters; @handshakes, handshakes completed.
@@ -163,13 +159,17 @@ struct noise_device {
 	struct list_head peer_list;
 	struct hlist_head peer_hash[1 << NOISE_PEER_HASH_BITS];
 	unsigned int num_peers;
+	u64 peer_gen;
+	u16 listen_port_req;	/* configured; 0: any */
 	struct noise_index_table index;
 	struct noise_allowedips aips;
 	struct sk_buff_head hs_queue;
 	struct work_struct hs_work;
 	struct list_head anon;
 	unsigned int num_anon;
-	struct noise_cpu_worker __percpu *workers;
+	struct noise_worker __percpu *workers;
+	struct noise_crypt_slot __percpu *inline_tx, *inline_rx;
+	int last_cpu;
 	struct workqueue_struct *wq, *hs_wq;
 	struct gro_cells gro;
 	struct noise_pcpu_stats __percpu *stats;

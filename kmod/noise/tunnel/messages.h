@@ -16,6 +16,12 @@
 /* The prologue: this prefix, the version byte, then the protocol name. */
 #define NOISE_PROLOGUE_PREFIX		"noise-tunnel wire"
 
+/* Labels of the keyed BLAKE2s hashes (wire-format.rst). */
+#define NOISE_LABEL_MAC1		"noise-tunnel mac1"
+#define NOISE_LABEL_COOKIE		"noise-tunnel cookie"
+#define NOISE_LABEL_HINT		"noise-tunnel hint"
+#define NOISE_LABEL_PSK_ID		"noise-tunnel psk id"
+
 enum noise_msg_type {
 	NOISE_MSG_HANDSHAKE = 1,
 	NOISE_MSG_COOKIE_REPLY = 2,	/* issue 12; length checked, dropped */

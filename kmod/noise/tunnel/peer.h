@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <net/dst_cache.h>
 #include "device.h"
 #include "messages.h"
 
@@ -66,6 +67,13 @@ struct noise_keypair {
 	bool confirmed;
 };
 
+enum noise_peer_flags {
+	NOISE_PEER_ENDPOINT_CHANGED,	/* notify from hs_work */
+	NOISE_PEER_HANDSHAKE_DONE,	/* notify from hs_work */
+	NOISE_PEER_WANT_HANDSHAKE,	/* start one from hs_work */
+	NOISE_PEER_SEND_KEEPALIVE,	/* send one from hs_work */
+};
+
 /* The three slots of a peer (WireGuard's current/previous/next). */
 struct noise_keypairs {
 	struct noise_keypair __rcu *current_kp, *previous_kp, *next_kp;
@@ -97,10 +105,15 @@ struct noise_hs {
 	u8 last_read_mac1[NOISE_MAC_LEN];
 	u8 last_sent[NOISE_MAX_HS_MSG_LEN];
 	unsigned int last_sent_len;
+	unsigned long last_sent_at;
 	struct noise_endpoint endpoint;
 	unsigned long started;
 	struct list_head anon_node;
 	struct noise_device *nd;
+	struct noise_peer *found;	/* set by remote_static_cb */
+	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];	/* scratch, wiped */
+	u8 payload[64];
+	struct rcu_head rcu;
 };
 
 /*
@@ -139,11 +152,15 @@ struct noise_peer {
 	u8 mac1_key[NOISE_KEY_LEN];
 	rwlock_t endpoint_lock;
 	struct noise_endpoint endpoint;
+	struct dst_cache endpoint_cache;
+	unsigned long flags;			/* enum noise_peer_flags */
 	u16 keepalive_interval;
 	struct noise_keypairs keypairs;
 	struct noise_hs *hs;
 	u8 last_sent_final[NOISE_MAX_HS_MSG_LEN];
 	unsigned int last_sent_final_len;
+	u8 final_trigger_mac1[NOISE_MAC_LEN];	/* MAC1 of what it answered */
+	unsigned int final_retries;
 	u8 latest_timestamp[NOISE_TIMESTAMP_LEN];
 	struct sk_buff_head staged;
 	struct sk_buff_head tx_queue;
@@ -179,6 +196,27 @@ struct noise_peer *noise_peer_get(struct noise_peer *peer);
 void noise_peer_put(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
 
+int noise_peer_set_psks(struct noise_peer *peer,
+			const u8 (*psks)[NOISE_PSK_LEN], unsigned int n);
+void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
+int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
+			    size_t len);
+void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *out);
+void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds);
+u16 noise_peer_keepalive(struct noise_peer *peer);
+u64 noise_peer_last_handshake_ns(struct noise_peer *peer);
+void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt);
+
+void noise_index_init(struct noise_index_table *t);
+void noise_index_insert(struct noise_index_table *t, struct noise_index *e);
+void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
+			 struct noise_index *new);
+void noise_index_remove(struct noise_index_table *t, struct noise_index *e);
+struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index,
+				       u8 type);
+
+void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp);
+bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp);
 void noise_keypair_put(struct noise_keypair *kp);
 struct noise_keypair *noise_keypair_get(struct noise_keypair *kp);
 void noise_keypairs_clear(struct noise_peer *peer);
