@@ -12,11 +12,12 @@
  *     every rule the policies cannot express: key lengths of the device's
  *     DH, PSK counts of its pattern, families, prefix lengths, duplicates,
  *     peer limits); nothing is touched;
- *  2. prepare: everything that can fail: allocate the new peers and the
- *     trie nodes of every allowed IP, then (last) bind a new listen port;
- *     a failure frees what was allocated and nothing has changed;
- *  3. commit: protocol, private key, fwmark, removed peers, then each peer
- *     in request order; no step of it can fail.
+ *  2. prepare: everything that can fail: the new identity (protocol and
+ *     key pair), the new peers, the trie nodes of every allowed IP, then
+ *     (last) a new listen port; a failure frees what was allocated and
+ *     nothing has changed;
+ *  3. commit: identity, fwmark, removed peers, then each peer in request
+ *     order; no step of it can fail.
  *
  * Key material in a request (private key, PSKs) is wiped from the message
  * on every path, refused or not: the command has no genetlink policy, so
@@ -411,6 +412,7 @@ struct noise_plan {
 	struct noise_plan_peer *peers;
 	struct noise_plan_peer **sorted;	/* by public key */
 	struct noise_allowedips_pool pool;
+	struct noise_identity *ident;	/* prepared, until committed */
 };
 
 static int noise_plan_peer_cmp(const void *a, const void *b)
@@ -756,11 +758,26 @@ static int noise_plan_prepare(struct noise_plan *plan, struct noise_device *nd,
 	unsigned int i;
 	int err;
 
+	if (plan->protocol || plan->private_key || plan->clear_private_key) {
+		static const u8 zero[NOISE_MAX_DHLEN];
+		const u8 *key = plan->private_key;
+
+		if (plan->clear_private_key)
+			key = zero;
+		plan->ident = noise_device_ident_prepare(nd, plan->protocol, key, extack);
+		if (IS_ERR(plan->ident)) {
+			err = PTR_ERR(plan->ident);
+			plan->ident = NULL;
+			NL_SET_BAD_ATTR(extack, plan->protocol ? plan->tb[NOISE_A_DEVICE_PROTOCOL] :
+					plan->tb[NOISE_A_DEVICE_PRIVATE_KEY]);
+			return err;
+		}
+	}
 	for (i = 0; i < plan->num_peers; i++) {
 		pp = &plan->peers[i];
 		if (!pp->create)
 			continue;
-		peer = noise_peer_alloc(nd, pp->public_key, GFP_KERNEL);
+		peer = noise_peer_alloc(nd, pp->public_key, pp->key_len, GFP_KERNEL);
 		if (IS_ERR(peer)) {
 			NL_SET_ERR_MSG_ATTR(extack, pp->nest, "cannot create the peer");
 			return PTR_ERR(peer);
@@ -848,18 +865,14 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 }
 
 /* Nothing here can fail. */
-static void noise_plan_commit(struct noise_plan *plan, struct noise_device *nd,
-			      struct netlink_ext_ack *extack)
+static void noise_plan_commit(struct noise_plan *plan, struct noise_device *nd)
 {
 	struct noise_peer *peer, *tmp;
 	unsigned int i;
 
-	if (plan->protocol)
-		WARN_ON(noise_device_set_protocol(nd, plan->protocol, extack));
-	if (plan->private_key || plan->clear_private_key) {
-		u8 zero[NOISE_MAX_DHLEN] = {};
-
-		WARN_ON(noise_device_set_private_key(nd, plan->private_key ?: zero));
+	if (plan->ident) {
+		noise_device_ident_commit(nd, plan->ident);
+		plan->ident = NULL;
 	}
 	if (plan->set_fwmark)
 		noise_device_set_fwmark(nd, plan->fwmark);
@@ -878,6 +891,8 @@ static void noise_plan_free(struct noise_plan *plan)
 	for (i = 0; plan->peers && i < plan->num_peers; i++)
 		if (plan->peers[i].create && plan->peers[i].peer)
 			noise_peer_free_unadded(plan->peers[i].peer);
+	if (plan->ident)
+		noise_device_ident_abort(plan->ident);
 	noise_allowedips_pool_drain(&plan->pool);
 	kvfree(plan->peers);
 	kvfree(plan->sorted);
@@ -929,7 +944,7 @@ static int noise_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = noise_plan_prepare(plan, nd, extack);
 	if (!err)
-		noise_plan_commit(plan, nd, extack);
+		noise_plan_commit(plan, nd);
 	noise_plan_free(plan);
 	plan = NULL;
 	mutex_unlock(&nd->conf_lock);

@@ -19,14 +19,19 @@
 struct noise_device;
 struct noise_peer;
 
-int noise_device_set_protocol(struct noise_device *nd, const char *name,
-			      struct netlink_ext_ack *extack);
-int noise_device_set_private_key(struct noise_device *nd, const u8 *key);
+struct noise_identity;
+
+struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
+						  const char *protocol,
+						  const u8 *private_key,
+						  struct netlink_ext_ack *extack);
+void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id);
+void noise_device_ident_abort(struct noise_identity *id);
 int noise_device_set_listen_port(struct noise_device *nd, u16 port);
 void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
 
-struct noise_peer *noise_peer_alloc(struct noise_device *nd,
-				    const u8 *public_key, gfp_t gfp);
+struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_key,
+				    unsigned int key_len, gfp_t gfp);
 void noise_peer_add(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);
 int noise_peer_set_psks(struct noise_peer *peer,
