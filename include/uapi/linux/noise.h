@@ -31,6 +31,17 @@
  * All integers are in host byte order except NOISE_A_PEER_ENDPOINT, a
  * struct sockaddr_in or sockaddr_in6 (network byte order inside, as from
  * the socket API), and NOISE_A_ALLOWEDIP_ADDR (network byte order).
+ * 64-bit attributes are sent without padding (the *_PAD attributes are
+ * reserved and never sent): read them with a copy (nla_get_u64() does).
+ * Requests are parsed strictly: unknown attributes, nests without
+ * NLA_F_NESTED, trailing bytes and a second copy of a non-repeated
+ * attribute are refused.
+ *
+ * NOISE_A_PEER_PSK_ID = BLAKE2s(outlen 16, key k, n || psk[0] || ... ||
+ * psk[n-1]) with k = BLAKE2s-256("noise psk id" || the peer's public key)
+ * (the 12 ASCII bytes, no NUL), n (one byte) the number of psk tokens and
+ * psk[i] the key used for token i (one key given for all tokens counts
+ * once per token). Absent when the peer has no PSKs.
  */
 #ifndef _UAPI_LINUX_NOISE_H
 #define _UAPI_LINUX_NOISE_H
