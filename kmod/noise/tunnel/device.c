@@ -12,6 +12,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include <net/ip.h>
 #include <net/ip_tunnels.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -185,6 +186,7 @@ int noise_device_set_protocol(struct noise_device *nd, const char *name,
 	noise_ident_swap(nd, id);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_device_set_protocol, NOISE_INTERNAL);
 
 /**
  * noise_device_set_private_key() - set or remove the static key.
@@ -226,6 +228,7 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_device_set_private_key, NOISE_INTERNAL);
 
 void noise_device_get_public_key(struct noise_device *nd, u8 *out, unsigned int *len)
 {
@@ -371,11 +374,11 @@ static void noise_destruct(struct net_device *dev)
 	noise_socket_close(nd);
 	noise_peer_remove_all(nd);
 	noise_quiesce(nd);
+	noise_allowedips_free(&nd->aips);
 	mutex_unlock(&nd->conf_lock);
 	destroy_workqueue(nd->hs_wq);
 	destroy_workqueue(nd->wq);
 	noise_queueing_free(nd);
-	noise_allowedips_free(&nd->aips);
 	gro_cells_destroy(&nd->gro);
 	free_percpu(nd->stats);
 	kfree_sensitive(rcu_dereference_protected(nd->ident, true));
@@ -399,6 +402,7 @@ static void noise_setup(struct net_device *dev)
 	dev->type = ARPHRD_NONE;
 	dev->flags = IFF_POINTOPOINT | IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->needs_free_netdev = true;
 	noise_netdev_set_lltx(dev);
 	dev->features |= F;
 	dev->hw_features |= F;
@@ -407,6 +411,8 @@ static void noise_setup(struct net_device *dev)
 	dev->min_mtu = IPV4_MIN_MTU;
 	dev->max_mtu = round_down(NOISE_MAX_PAYLOAD_LEN, NOISE_PADDING) - overhead;
 	SET_NETDEV_DEVTYPE(dev, &noise_device_type);
+	/* iptunnel_xmit() counts outer packets in dev->tstats. */
+	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
 	netif_keep_dst(dev);
 	memset(nd, 0, sizeof(*nd));
 	nd->dev = dev;
@@ -493,6 +499,39 @@ static int noise_newlink(struct net *src_net, struct net_device *dev,
 	dev->priv_destructor = noise_destruct;
 	return 0;
 }
+
+/**
+ * noise_device_create_test() - a registered device in init_net (KUnit).
+ * @name: its name.
+ *
+ * Context: process, RTNL not held.
+ * Return: the device or ERR_PTR(); destroy with noise_device_destroy_test().
+ */
+struct noise_device *noise_device_create_test(const char *name)
+{
+	struct net_device *dev;
+	int err;
+
+	dev = alloc_netdev(sizeof(struct noise_device), name, NET_NAME_USER, noise_setup);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->rtnl_link_ops = &noise_link_ops;
+	rtnl_lock();
+	err = noise_newlink(&init_net, dev, NULL, NULL, NULL);
+	rtnl_unlock();
+	if (err) {
+		free_netdev(dev);
+		return ERR_PTR(err);
+	}
+	return netdev_priv(dev);
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_create_test, NOISE_INTERNAL);
+
+void noise_device_destroy_test(struct noise_device *nd)
+{
+	unregister_netdev(nd->dev);
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_destroy_test, NOISE_INTERNAL);
 
 struct rtnl_link_ops noise_link_ops __read_mostly = {
 	.kind		= KBUILD_MODNAME,

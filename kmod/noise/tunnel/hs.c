@@ -236,11 +236,12 @@ static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
 	for (i = 0; !err && i < id->proto.info.num_psks; i++)
 		err = noise_handshake_set_psk(hs, i, psks[i]);
 	memzero_explicit(nhs->psks, sizeof(nhs->psks));
-	if (!err)
-		err = noise_handshake_set_precomputed_ss(hs, peer->ss);
-	if (!err)
-		nhs->found = peer;
-	return err;
+	if (err)
+		return err;
+	/* Only a saving; -EINVAL when the pattern has no ss token. */
+	noise_handshake_set_precomputed_ss(hs, peer->ss);
+	nhs->found = peer;
+	return 0;
 }
 
 /*
@@ -259,7 +260,7 @@ static bool noise_hs_tie_break(struct noise_peer *peer)
 	next = rcu_dereference_bh(peer->keypairs.next_kp);
 	pending = (mine && mine->role == NOISE_INITIATOR) ||
 		  (next && next->initiator && !READ_ONCE(next->confirmed) &&
-		   !time_after(jiffies, next->birth + NOISE_REKEY_TIMEOUT));
+		   get_jiffies_64() - next->birth < NOISE_REKEY_TIMEOUT);
 	rcu_read_unlock_bh();
 	if (!pending)
 		return true;
@@ -319,6 +320,7 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 	kp->remote_index = nhs->remote_index;
 	kp->birth = get_jiffies_64();
 	kp->initiator = nhs->role == NOISE_INITIATOR;
+	kp->cipher = noise_hs_ident(nd)->proto.info.cipher;
 	kp->confirmed = confirmed;
 	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
 	if (!confirmed) {
