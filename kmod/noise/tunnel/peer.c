@@ -372,20 +372,40 @@ int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
 	return 0;
 }
 
+/*
+ * NOISE_A_PEER_PSK_ID (Documentation/netlink.rst): with k = BLAKE2s-256(
+ * "noise psk id" || public key), BLAKE2s-128 keyed by k over n || psk[0] ||
+ * ... || psk[n-1], the keys one per psk token (one key for all tokens is
+ * counted once per token). noisectl computes the same from a config file.
+ */
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN])
 {
 	struct noise_device *nd = peer->nd;
 	struct noise_identity *id;
 	struct blake2s_state st;
+	unsigned int n, i;
+	u8 k[BLAKE2S_HASH_SIZE];
+	u8 count;
 
 	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 	memset(out, 0, NOISE_PSK_ID_LEN);
 	if (!peer->num_psks)
 		return;
-	blake2s_init_key(&st, NOISE_PSK_ID_LEN, id->mac1_key, NOISE_KEY_LEN);
-	blake2s_update(&st, (const u8 *)NOISE_LABEL_PSK_ID, sizeof(NOISE_LABEL_PSK_ID) - 1);
-	blake2s_update(&st, (const u8 *)peer->psks, peer->num_psks * NOISE_PSK_LEN);
+	n = peer->num_psks;
+	if (n == 1 && id->proto.info.num_psks > 1)
+		n = id->proto.info.num_psks;
+	blake2s_init(&st, sizeof(k));
+	blake2s_update(&st, (const u8 *)"noise psk id", 12);
+	blake2s_update(&st, peer->public_key, id->proto.info.dh_len);
+	blake2s_final(&st, k);
+	blake2s_init_key(&st, NOISE_PSK_ID_LEN, k, sizeof(k));
+	count = n;
+	blake2s_update(&st, &count, 1);
+	for (i = 0; i < n; i++)
+		blake2s_update(&st, peer->psks[peer->num_psks == 1 ? 0 : i],
+			       NOISE_PSK_LEN);
 	blake2s_final(&st, out);
+	memzero_explicit(k, sizeof(k));
 }
 
 int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
