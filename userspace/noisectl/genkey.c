@@ -12,11 +12,11 @@
 #include "subcommands.h"
 
 /* "--dh X", "--dh=X" or a bare "X" (the older form): the DH, or NULL. */
-const struct dh_func *dh_arg(int argc, char *argv[], bool *bad)
+const struct dh_func *dh_arg(int argc, char *argv[], int *bad)
 {
 	const char *name = NULL;
 
-	*bad = false;
+	*bad = 0;
 	if (argc == 2 && !strncmp(argv[1], "--dh=", 5))
 		name = argv[1] + 5;
 	else if (argc == 3 && !strcmp(argv[1], "--dh"))
@@ -24,13 +24,13 @@ const struct dh_func *dh_arg(int argc, char *argv[], bool *bad)
 	else if (argc == 2 && argv[1][0] != '-')
 		name = argv[1];
 	else if (argc != 1)
-		*bad = true;
+		*bad = 1;
 	if (*bad || !name)
 		return NULL;
 	if (!dh_by_name(name)) {
 		fprintf(stderr, "%s: unknown DH function '%s' (25519 or 448)\n",
 			prog, name);
-		*bad = true;
+		*bad = 2;
 	}
 	return dh_by_name(name);
 }
@@ -56,13 +56,13 @@ static int print_random_key(size_t len)
 int genkey_main(int argc, char *argv[])
 {
 	const struct dh_func *dh;
-	bool bad;
+	int bad;
 
 	dh = dh_arg(argc, argv, &bad);
-	if (bad) {
+	if (bad == 1)
 		fprintf(stderr, "Usage: %s %s [--dh 25519|448]\n", prog, argv[0]);
+	if (bad)
 		return 1;
-	}
 	return print_random_key(dh ? dh->len : 32);
 }
 

@@ -19,14 +19,14 @@ int pubkey_main(int argc, char *argv[])
 	const struct dh_func *dh, *want;
 	int ret = 1;
 	size_t n;
-	bool bad;
+	int bad;
 
 	want = dh_arg(argc, argv, &bad);
-	if (bad) {
+	if (bad == 1)
 		fprintf(stderr, "Usage: %s %s [--dh 25519|448] < private.key\n",
 			prog, argv[0]);
+	if (bad)
 		return 1;
-	}
 	n = fread(b64, 1, sizeof(b64) - 1, stdin);
 	b64[n] = '\0';
 	while (n && isspace((unsigned char)b64[n - 1]))

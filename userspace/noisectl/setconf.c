@@ -116,8 +116,8 @@ static bool same_psks(const struct noise_peer *want,
  * The request that turns cur into want, leaving alone what is equal.
  * NULL when only a full setconf can do it (the protocol changes).
  */
-static struct noise_device *diff(const struct noise_device *want,
-				 const struct noise_device *cur)
+struct noise_device *syncconf_diff(const struct noise_device *want,
+				   const struct noise_device *cur)
 {
 	struct noise_device *req;
 	size_t i;
@@ -194,7 +194,7 @@ static struct noise_device *diff(const struct noise_device *want,
 	return req;
 }
 
-static bool is_empty(const struct noise_device *req)
+bool syncconf_is_empty(const struct noise_device *req)
 {
 	return !req->has_protocol && !req->has_private_key &&
 	       !req->has_listen_port && !req->has_fwmark && !req->n_peers;
@@ -238,11 +238,11 @@ static int conf_main(int argc, char *argv[], enum conf_mode mode)
 		cur = noise_get_device(dev->ifname);
 		if (!cur)
 			goto out;
-		req = diff(dev, cur);
+		req = syncconf_diff(dev, cur);
 		if (!req) {
 			/* Another protocol: no session survives; replace all. */
 			dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
-		} else if (is_empty(req)) {
+		} else if (syncconf_is_empty(req)) {
 			ret = 0;
 			goto out;
 		}
