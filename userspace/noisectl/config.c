@@ -503,7 +503,7 @@ static int read_key_file(const struct config_ctx *ctx, const char *what,
 	return ret;
 }
 
-struct noise_device *config_read_cmd(int argc, char *argv[])
+struct noise_device *config_read_cmd(int argc, char *const argv[])
 {
 	struct config_ctx ctx = { 0 };
 	struct noise_device *dev = device_new();

@@ -19,7 +19,7 @@ struct noise_device *config_read(FILE *f, const char *path);
 struct noise_device *config_read_file(const char *path);
 
 /* `noisectl set DEV ARGS...`: argv holds ARGS. */
-struct noise_device *config_read_cmd(int argc, char *argv[]);
+struct noise_device *config_read_cmd(int argc, char *const argv[]);
 
 /*
  * Check the keys against the protocol (when dev has one) and one another,

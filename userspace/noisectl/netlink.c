@@ -28,6 +28,7 @@
 /* The outcome of one request: 0, or an errno with the kernel's message. */
 struct nl_result {
 	bool done;
+	bool intr;			/* a dump changed while it was read */
 	int error;
 	char msg[256];
 };
@@ -73,6 +74,15 @@ static int on_ack(struct nl_msg *msg, void *arg)
 	(void)msg;
 	res->done = true;
 	return NL_STOP;
+}
+
+static int on_intr(struct nl_msg *msg, void *arg)
+{
+	struct nl_result *res = arg;
+
+	(void)msg;
+	res->intr = true;
+	return NL_OK;
 }
 
 /* NLMSG_DONE of a dump: an int, negative when the dump failed. */
@@ -149,6 +159,7 @@ static int nl_talk(struct nl_sock *sk, struct nl_msg *msg,
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, res);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, res);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, res);
+	nl_cb_set(cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, on_intr, res);
 	if (valid)
 		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid, arg);
 	err = nl_send_auto(sk, msg);
@@ -544,11 +555,12 @@ struct noise_device *noise_get_device(const char *ifname)
 	struct nl_result res;
 	struct nl_sock *sk;
 	struct nl_msg *msg;
-	int family;
+	int family, tries = 0;
 
 	sk = genl_open(&family);
 	if (!sk)
 		return NULL;
+again:
 	msg = nlmsg_alloc();
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
 				 NLM_F_REQUEST | NLM_F_DUMP,
@@ -556,10 +568,19 @@ struct noise_device *noise_get_device(const char *ifname)
 	    nla_put_string(msg, NOISE_A_DEVICE_IFNAME, ifname))
 		die_oom();
 	d.dev = device_new();
+	d.bad = false;
 	nl_talk(sk, msg, on_device, &d, &res);
 	nlmsg_free(msg);
+	/* The device changed during the dump: read it again. */
+	if (!res.error && res.intr && ++tries < 20) {
+		device_free(d.dev);
+		goto again;
+	}
 	nl_socket_free(sk);
-	if (res.error) {
+	if (!res.error && res.intr) {
+		fprintf(stderr, "%s: %s: the device kept changing while being read\n",
+			prog, ifname);
+	} else if (res.error) {
 		print_error(ifname, "cannot read the device", &res);
 	} else if (d.bad) {
 		fprintf(stderr, "%s: %s: malformed answer from the kernel\n",

@@ -55,8 +55,11 @@ static void unhex(u8 *out, const char *hex)
 {
 	size_t i;
 
-	for (i = 0; hex[2 * i]; i++)
-		sscanf(hex + 2 * i, "%2hhx", &out[i]);
+	for (i = 0; hex[2 * i] && hex[2 * i + 1]; i++) {
+		char byte[3] = { hex[2 * i], hex[2 * i + 1], 0 };
+
+		out[i] = (u8)strtoul(byte, NULL, 16);
+	}
 }
 
 static u32 rnd_state = 12345;
@@ -96,8 +99,10 @@ static void test_base64(void)
 	}
 	check(!bad, "base64/round-trip", "%d of 2000 keys", bad);
 
-	/* Random strings against OpenSSL's decoder, which is the reference
-	 * for validity (we also refuse non-canonical padding bits). */
+	/*
+	 * Random strings against OpenSSL's decoder, which is the reference
+	 * for validity (we also refuse non-canonical padding bits).
+	 */
 	for (n = 0; n < 20000; n++) {
 		bool ours, theirs;
 		int r;
@@ -196,14 +201,13 @@ static int test_ct(bool leaky)
 
 static void test_dh(void)
 {
-	/* RFC 7748, section 6: Alice's keys. */
+	/* RFC 7748, section 6: Alice's keys (in base64). */
 	static const char *const v[][3] = {
-		{ "25519",
-		  "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a",
-		  "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a" },
+		{ "25519", "dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCo=",
+		  "hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo=" },
 		{ "448",
-		  "9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf574a9419744897391006382a6f127ab1d9ac2d8c0a598726b",
-		  "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bbc836647241d953d40c5b12da88120d53177f80e532c41fa0" },
+		  "mo9JJdFRn1d1z0awS1gA1O6e6LrovFVl1JjCjdnJuvV0qUGXRIlzkQBjgqbxJ6sdmsLYwKWYcms=",
+		  "mwj3zDG34+Z9ItWuoSEHSic70rg94Jxj+qc9LCLF2bvINmRyQdlT1AxbEtqIEg1TF3+A5TLEH6A=" },
 	};
 	u8 priv[56], pub[56], want[56], a[56], b[56];
 	char name[64];
@@ -212,10 +216,10 @@ static void test_dh(void)
 	for (i = 0; i < ARRAY_SIZE(v); i++) {
 		const struct dh_func *dh = dh_by_name(v[i][0]);
 
-		unhex(priv, v[i][1]);
-		unhex(want, v[i][2]);
+		key_from_base64(priv, dh->len, v[i][1]);
+		key_from_base64(want, dh->len, v[i][2]);
 		snprintf(name, sizeof(name), "keys/rfc7748-%s", v[i][0]);
-		check(dh && dh_public(dh, pub, priv) && !memcmp(pub, want, dh->len),
+		check(dh_public(dh, pub, priv) && !memcmp(pub, want, dh->len),
 		      name, "public key differs");
 		snprintf(name, sizeof(name), "keys/generate-%s", v[i][0]);
 		check(dh_generate(dh, a) && dh_generate(dh, b) &&
@@ -383,7 +387,8 @@ static void test_config(void)
 		     "noisectl: test.conf:3: endpoint '10.0.0.1:0': bad port '0'\n");
 	config_error("endpoint-v6", "[Peer]\nPublicKey = " K1 "\nEndpoint = [fd00::1:51820\n",
 		     "noisectl: test.conf:3: endpoint '[fd00::1:51820': expected [IPv6]:port\n");
-	config_error("allowedip", "[Peer]\nPublicKey = " K1 "\nAllowedIPs = 10.0.0.0/24, 10.0.0.300/32\n",
+	config_error("allowedip",
+		     "[Peer]\nPublicKey = " K1 "\nAllowedIPs = 10.0.0.0/24, 10.0.0.300/32\n",
 		     "noisectl: test.conf:3: allowed IP '10.0.0.300' is not an address\n");
 	config_error("allowedip-cidr", "[Peer]\nPublicKey = " K1 "\nAllowedIPs = 10.0.0.0/33\n",
 		     "noisectl: test.conf:3: allowed IP '10.0.0.0/33': prefix length must be 0 to 32\n");
@@ -396,30 +401,33 @@ static void test_config(void)
 		     "PresharedKey = " PSK "\nPresharedKey = " PSK "\nPresharedKey = " PSK "\n",
 		     "noisectl: test.conf:8: more than 5 preshared keys\n");
 	config_error("dh-mismatch",
-		     "[Interface]\nProtocol = Noise_IK_448_AESGCM_SHA512\n[Peer]\nPublicKey = " K1 "\n",
+		     "[Interface]\nProtocol = Noise_IK_448_AESGCM_SHA512\n"
+		     "[Peer]\nPublicKey = " K1 "\n",
 		     "noisectl: test.conf:4: PublicKey is a 25519 key, but Noise_IK_448_AESGCM_SHA512 uses 448\n");
 	config_error("dh-mismatch-key-first",
 		     "[Interface]\nPrivateKey = " K1 "\nProtocol = Noise_IK_448_AESGCM_SHA512\n",
 		     "noisectl: test.conf:2: PrivateKey is a 25519 key, but Noise_IK_448_AESGCM_SHA512 uses 448\n");
 	config_error("psk-no-token",
-		     "[Interface]\nProtocol = Noise_IK_25519_AESGCM_SHA256\n[Peer]\nPublicKey = " K1 "\n"
+		     "[Interface]\nProtocol = Noise_IK_25519_AESGCM_SHA256\n"
+		     "[Peer]\nPublicKey = " K1 "\n"
 		     "PresharedKey = " PSK "\n",
 		     "noisectl: test.conf:5: PresharedKey, but Noise_IK_25519_AESGCM_SHA256 has no psk token\n");
 	config_error("psk-count",
-		     "[Interface]\nProtocol = Noise_IKpsk2_25519_AESGCM_SHA256\n[Peer]\nPublicKey = " K1 "\n"
+		     "[Interface]\nProtocol = Noise_IKpsk2_25519_AESGCM_SHA256\n"
+		     "[Peer]\nPublicKey = " K1 "\n"
 		     "PresharedKey = " PSK "\nPresharedKey = " PSK "\n",
 		     "noisectl: test.conf:5: 2 preshared keys, but Noise_IKpsk2_25519_AESGCM_SHA256 has 1 psk token (give one key for all, or one per token)\n");
 }
 
 static void test_set_args(void)
 {
-	char *ok[] = { "listen-port", "1", "fwmark", "off", "peer", K1,
+	static char *const ok[] = { "listen-port", "1", "fwmark", "off", "peer", K1,
 		       "endpoint", "1.2.3.4:5", "allowed-ips", "10.0.0.0/8, ::/0",
 		       "persistent-keepalive", "off", "peer", K2, "remove" };
-	char *bad1[] = { "peer", K1, "listen-port", "1" };
-	char *bad2[] = { "peer", K1, "remove", "endpoint", "1.2.3.4:5" };
-	char *bad3[] = { "listen-port" };
-	char *bad4[] = { "peer", "notakey" };
+	static char *const bad1[] = { "peer", K1, "listen-port", "1" };
+	static char *const bad2[] = { "peer", K1, "remove", "endpoint", "1.2.3.4:5" };
+	static char *const bad3[] = { "listen-port" };
+	static char *const bad4[] = { "peer", "notakey" };
 	struct noise_device *dev;
 	FILE *saved = stderr;
 
@@ -450,8 +458,8 @@ static struct noise_device *big_device(size_t peers, size_t ips, bool v6)
 	struct noise_device *dev = device_new();
 	size_t i, j, k = 0;
 
-	strcpy(dev->ifname, "noise0");
-	strcpy(dev->protocol, NOISE_DEFAULT_PROTOCOL);
+	snprintf(dev->ifname, sizeof(dev->ifname), "noise0");
+	snprintf(dev->protocol, sizeof(dev->protocol), NOISE_DEFAULT_PROTOCOL);
 	dev->has_protocol = true;
 	dev->has_private_key = true;
 	dev->private_key_len = 32;
@@ -567,7 +575,8 @@ static void test_diff(void)
 
 		*p = *w;
 		p->ips = NULL;
-		p->n_ips = p->cap_ips = 0;
+		p->n_ips = 0;
+		p->cap_ips = 0;
 		/* In another order, as the kernel may return them. */
 		for (j = w->n_ips; j-- > 0;)
 			*peer_add_ip(p) = w->ips[j];
@@ -603,7 +612,7 @@ static void test_diff(void)
 	      "syncconf/changes", "wrong request (%zu peers)", req ? req->n_peers : 0);
 	device_free(req);
 
-	strcpy(want->protocol, "Noise_XX_25519_AESGCM_SHA256");
+	snprintf(want->protocol, sizeof(want->protocol), "Noise_XX_25519_AESGCM_SHA256");
 	check(!syncconf_diff(want, cur), "syncconf/protocol-change",
 	      "diffed across protocols");
 	device_free(want);
