@@ -239,7 +239,7 @@ static void test_dh(void)
 static void test_pskid(void)
 {
 	u8 key[32], out[32], want[32], psks[2][32] = { { 1 }, { 2 } };
-	u8 a[16], b[16], pub[32] = { 9 };
+	u8 a[16], b[16], pub[32] = { 9 }, pub56[56];
 	int i;
 
 	/* BLAKE2s keyed KAT (blake2s-kat.txt): key 00..1f, empty input. */
@@ -256,6 +256,22 @@ static void test_pskid(void)
 	pub[0] = 10;
 	check(psk_id(b, pub, 32, psks, 2) && memcmp(a, b, 16), "pskid/per-peer",
 	      "same fingerprint for another peer");
+
+	/*
+	 * The definition in contracts/uapi-changes.md, computed with Python's
+	 * hashlib.blake2s: public key 00 01 .. 1f (448: .. 37), PSKs 01.. and
+	 * 02.. (448: one, 01..).
+	 */
+	for (i = 0; i < 56; i++)
+		pub56[i] = i;
+	memset(psks[0], 1, 32);
+	memset(psks[1], 2, 32);
+	unhex(want, "9ca36f972316232ddd337477cbad77bb");
+	check(psk_id(a, pub56, 32, psks, 2) && !memcmp(a, want, 16),
+	      "pskid/vector-25519", "differs from hashlib.blake2s");
+	unhex(want, "8f64d9998c21b67c1ad9581be1942161");
+	check(psk_id(a, pub56, 56, psks, 1) && !memcmp(a, want, 16),
+	      "pskid/vector-448", "differs from hashlib.blake2s");
 }
 
 /* Config parser */
