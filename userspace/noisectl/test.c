@@ -5,9 +5,9 @@
  * records them). Exit status 1 if any failed.
  *
  *   noisectl-test           every test
- *   noisectl-test ct        the constant-time run, for valgrind: decodes
- *                           keys marked undefined (secret); memcheck must
- *                           report no branch on them
+ *   noisectl-test ct        the constant-time run, for valgrind: encodes
+ *                           and decodes keys marked undefined (secret);
+ *                           memcheck must report no branch on them
  *   noisectl-test ct-leaky  the same with a decoder that branches on the
  *                           key: valgrind must report it (the control)
  */
@@ -184,7 +184,11 @@ static int test_ct(bool leaky)
 
 		for (i = 0; i < (int)len; i++)
 			key[i] = rnd();
+		/* Encoding a secret key: no branch on its bytes either. */
+		VALGRIND_MAKE_MEM_UNDEFINED(key, len);
 		key_to_base64(b64, key, len);
+		VALGRIND_MAKE_MEM_DEFINED(key, len);
+		VALGRIND_MAKE_MEM_DEFINED(b64, sizeof(b64));
 		/* The key characters are secret; the padding is not. */
 		VALGRIND_MAKE_MEM_UNDEFINED(b64, strlen(b64) - (len == 32 ? 1 : 2));
 		ok = leaky ? leaky_decode(out, len, b64) :
