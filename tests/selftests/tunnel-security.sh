@@ -14,9 +14,11 @@
 #   session, no byte received); with the right keys it works again
 # - mismatched protocols (hash, cipher, pattern) never half-work: no session
 #   on either side, counted
-# - forged UDP: a replayed transport message (drop_replay), one with a
-#   flipped bit (drop_auth), one cut short (drop_bad_length), an unknown
-#   type (drop_bad_type); none delivers anything
+# - forged UDP (captured transport messages sent again from another port):
+#   replayed (drop_replay), with a new counter the tag does not cover
+#   (drop_auth), cut short (drop_bad_length), an unknown type
+#   (drop_bad_type), an unknown receiver index (drop_unknown_index); each
+#   counted once, none delivers anything
 source "$(dirname "$0")/lib.sh"
 
 st_need ip ping jq python3 timeout "$NOISECTL"
@@ -185,7 +187,7 @@ first_tunnel() {
 	fresh "$PROTO" && nt_ping_first 1 "$NT_IN4_2"
 }
 
-st_plan 21
+st_plan 22
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_must "a tunnel ($PROTO), ping through it" first_tunnel
@@ -203,8 +205,9 @@ st_run "mismatched cipher (ChaChaPoly vs AESGCM): no session, counted" mismatch 
 st_run "mismatched pattern (IK vs XX): no session, counted" mismatch Noise_XX_25519_ChaChaPoly_BLAKE2s
 st_run_v "transport messages captured on the veth" capture
 st_run "replayed transport messages: drop_replay" forged drop_replay
-st_run "a flipped bit: drop_auth" forged drop_auth flip
-st_run "cut short: drop_bad_length" forged drop_bad_length truncate 12
+st_run "a new counter the tag does not cover: drop_auth" forged drop_auth counter 0x100000
+st_run "cut short of the transport header: drop_bad_length" forged drop_bad_length truncate 12
 st_run "an unknown message type: drop_bad_type" forged drop_bad_type type 0xee
+st_run "an unknown receiver index: drop_unknown_index" forged drop_unknown_index index
 st_kmemleak_case "kmemleak scan clean"
 st_done

@@ -13,9 +13,11 @@
 #   udp.py send ADDR PORT HEX...
 #       sends every HEX as one UDP datagram to ADDR:PORT from an ephemeral
 #       port
-#   udp.py mangle HEX flip|truncate N|type T
-#       one payload changed: its last byte flipped, cut to N bytes, or its
-#       first byte set to T
+#   udp.py mangle HEX flip|truncate N|type T|counter N|index
+#       one payload changed: its last byte flipped, cut to N bytes, its
+#       first byte set to T, N added to the transport counter (__le64 at
+#       byte 8, Documentation/wire-format.rst), or its receiver index
+#       (__le32 at byte 4) inverted
 
 import binascii
 import select
@@ -99,6 +101,12 @@ def main(argv):
             p = p[:int(argv[4])]
         elif argv[3] == 'type':
             p[0] = int(argv[4], 0)
+        elif argv[3] == 'counter':
+            c = struct.unpack_from('<Q', p, 8)[0] + int(argv[4], 0)
+            struct.pack_into('<Q', p, 8, c & (2**64 - 1))
+        elif argv[3] == 'index':
+            i = struct.unpack_from('<I', p, 4)[0] ^ 0xffffffff
+            struct.pack_into('<I', p, 4, i)
         print(bytes(p).hex())
     else:
         sys.stderr.write(__doc__)
