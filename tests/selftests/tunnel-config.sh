@@ -24,32 +24,30 @@ PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
 # line, sorted; keys lowercased, AllowedIPs split, FwMark as a number;
 # comments, PrivateKey and PresharedKey left out.
 conf_norm() {
-	awk '
-	function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
-	{ sub(/#.*/, "") }
-	/^[ \t]*\[/ { sec = tolower(trim($0)); if (sec == "[peer]") n++; next }
-	/=/ {
-		k = tolower(trim(substr($0, 1, index($0, "=") - 1)))
-		v = trim(substr($0, index($0, "=") + 1))
-		if (k == "privatekey" || k == "presharedkey") next
-		if (sec == "[peer]") s = "peer"; else s = "interface"
-		if (k == "fwmark") v = (v ~ /^0x/) ? strtonum(v) : v + 0
-		if (k == "allowedips") {
-			m = split(v, a, /[ \t]*,[ \t]*/)
-			for (i = 1; i <= m; i++) if (a[i] != "") aips[s n] = aips[s n] " " a[i]
-			next
-		}
-		kv[s n] = kv[s n] "\n" k "=" v
-	}
-	END {
-		for (p in kv) {
-			m = split(aips[p], a, " "); asort(a); l = ""
-			for (i = 1; i <= m; i++) l = l "," a[i]
-			m = split(kv[p], b, "\n"); asort(b); e = ""
-			for (i = 1; i <= m; i++) if (b[i] != "") e = e " " b[i]
-			print e " allowedips=" substr(l, 2)
-		}
-	}' "$1" | sort
+	python3 - "$1" <<-'EOF'
+	import sys
+	secs, cur = [], None
+	for line in open(sys.argv[1]):
+	    line = line.split('#', 1)[0].strip()
+	    if line.startswith('['):
+	        cur = {'section': line.lower(), 'allowedips': []}
+	        secs.append(cur)
+	    elif '=' in line and cur is not None:
+	        k, v = (x.strip() for x in line.split('=', 1))
+	        k = k.lower()
+	        if k in ('privatekey', 'presharedkey'):
+	            continue
+	        if k == 'allowedips':
+	            cur[k] += [a.strip() for a in v.split(',') if a.strip()]
+	        elif k == 'fwmark':
+	            cur[k] = str(int(v, 0)) if v != 'off' else '0'
+	        else:
+	            cur[k] = v
+	for s in secs:
+	    s['allowedips'] = ','.join(sorted(s['allowedips']))
+	for line in sorted(' '.join('%s=%s' % kv for kv in sorted(s.items())) for s in secs):
+	    print(line)
+	EOF
 }
 
 write_conf() {
@@ -110,17 +108,15 @@ round_trip() {
 	nt_ping 1 "$NT_IN4_2" && nt_ping 2 "$NT_IN6_1"
 }
 
-# peer_line FILE PUB KEY VALUE: in the [Peer] section of PUB, KEY's line
-# becomes "KEY = VALUE" (added when missing).
+# peer_line FILE PUB KEY VALUE: in the [Peer] section of PUB, KEY's lines
+# become one "KEY = VALUE" (right after its PublicKey line).
 peer_line() {
 	awk -v p="$2" -v k="$3" -v v="$4" '
-	function flush() { if (in_p && !done) print k " = " v; in_p = 0 }
-	/^[ \t]*\[/ { flush(); print; next }
-	index($0, p) && /PublicKey/ { in_p = 1; done = 0 }
-	in_p && $0 ~ "^[ \t]*" k "[ \t]*=" { print k " = " v; done = 1; next }
-	{ print }
-	END { flush() }' "$1" > "$1.new" && mv "$1.new" "$1"
-	grep -q "^$3 = $4\$" "$1"
+	/^[ \t]*\[/ { in_p = 0 }
+	/^[ \t]*PublicKey[ \t]*=/ && index($0, p) { in_p = 1; print; print k " = " v; next }
+	in_p && $0 ~ "^[ \t]*" k "[ \t]*=" { next }
+	{ print }' "$1" > "$1.new" && mv "$1.new" "$1"
+	grep -qxF "$3 = $4" "$1"
 }
 
 syncconf_keeps() {
