@@ -47,8 +47,6 @@ setup() {
 	st_defer "ip netns del $NS"
 	x ip link set lo up &&
 	x ip link add "$DEV" type noise || return 1
-	PRIV=$(nt_genkey 25519) && PUB=$(echo "$PRIV" | nt_pubkey) &&
-	P1=$(nt_genkey 25519 | nt_pubkey) && P2=$(nt_genkey 25519 | nt_pubkey) || return 1
 	cat > "$st_tmp/nl.conf" <<-EOF
 	[Interface]
 	Protocol = $PROTO
@@ -82,9 +80,10 @@ hex() {	# hex N: N bytes of 0x41
 	printf '41%.0s' $(seq "$1")
 }
 
-# refused JSON: nl.py's set of JSON is answered with an error that carries
-# an extack message and names an attribute (offset or missing type); the
-# device is unchanged.
+# refused JSON [any]: nl.py's set of JSON is answered with an error that
+# carries an extack message and names an attribute (offset or missing
+# type; with "any", when no attribute is there to point at, the message
+# alone); the device is unchanged.
 refused() {
 	local out rc
 	out=$(x $NL set "$1")
@@ -93,7 +92,7 @@ refused() {
 	[ $rc = 1 ] || { echo "nl.py exit $rc (want 1: an error answer)"; return 1; }
 	[[ "$out" == "error E"*": "* ]] || return 1
 	[[ "$out" != *"(no extack message)"* ]] || { echo "no extack message"; return 1; }
-	[[ "$out" == *"[bad_attr_offset "* || "$out" == *"[missing_type "* ]] ||
+	[[ "$out" == *"[bad_attr_offset "* || "$out" == *"[missing_type "* || "${2:-}" = any ]] ||
 		{ echo "the extack names no attribute"; return 1; }
 	unchanged
 }
@@ -110,6 +109,10 @@ aip() {	# aip FAMILY ADDR-JSON CIDR
 	echo "[\"PEER_ALLOWEDIP\", [[\"ALLOWEDIP_FAMILY\", {\"u16\": $1}], [\"ALLOWEDIP_ADDR\", $2], [\"ALLOWEDIP_CIDR_MASK\", {\"u8\": $3}]]]"
 }
 
+# Keys (noisectl needs no module for them); the bad requests use them.
+PRIV=$(nt_genkey 25519) && PUB=$(echo "$PRIV" | nt_pubkey) &&
+P1=$(nt_genkey 25519 | nt_pubkey) && P2=$(nt_genkey 25519 | nt_pubkey) ||
+	ktap_exit_fail_msg "noisectl genkey/pubkey failed"
 NEWPUB=$(head -c 32 /dev/urandom | base64)
 GOOD_PEER=$(peer "$NEWPUB" "$(aip 2 '{"ip": "10.90.0.0"}' 16)")
 
@@ -222,6 +225,8 @@ ynl_extack() {
 BAD=(
 	"private key of 31 bytes"
 		"[$(dev), [\"DEVICE_PRIVATE_KEY\", {\"hex\": \"$(hex 31)\"}]]"
+	"private key of 40 bytes"
+		"[$(dev), [\"DEVICE_PRIVATE_KEY\", {\"hex\": \"$(hex 40)\"}]]"
 	"private key of 56 bytes (X448's) on a 25519 device"
 		"[$(dev), [\"DEVICE_PRIVATE_KEY\", {\"hex\": \"$(hex 56)\"}]]"
 	"peer public key of 33 bytes"
@@ -240,6 +245,10 @@ BAD=(
 		"[$(dev), [\"DEVICE_PROTOCOL\", {\"str\": \"Noise_NK_25519_ChaChaPoly_BLAKE2s\"}]]"
 	"no device named"
 		"[[\"DEVICE_LISTEN_PORT\", {\"u16\": 1}]]"
+	"a read-only attribute (the public key)"
+		"[$(dev), [\"DEVICE_PUBLIC_KEY\", {\"hex\": \"$(hex 32)\"}]]"
+	"ifindex and ifname of different devices"
+		"[[\"DEVICE_IFINDEX\", {\"u32\": 1}], [\"DEVICE_IFNAME\", {\"str\": \"$DEV\"}], [\"DEVICE_LISTEN_PORT\", {\"u16\": 1}]]"
 	"no such device"
 		"[[\"DEVICE_IFNAME\", {\"str\": \"nosuchdev\"}], [\"DEVICE_LISTEN_PORT\", {\"u16\": 1}]]"
 	"peer without a public key"
@@ -270,7 +279,10 @@ st_must "a device with two peers (noisectl setconf), its full dump" setup
 st_run "a good raw request changes it (the raw requests work)" good_set
 st_run "two full dumps in a row are the same" unchanged
 for ((i = 0; i < ${#BAD[@]}; i += 2)); do
-	st_run_v "refused, with extack, nothing changed: ${BAD[i]}" refused "${BAD[i + 1]}"
+	# No device named: no attribute to point at, the message must say it.
+	any=""
+	[ "${BAD[i]}" = "no device named" ] && any=any
+	st_run_v "refused, with extack, nothing changed: ${BAD[i]}" refused "${BAD[i + 1]}" $any
 done
 st_run_v "noisectl prints the kernel's extack in one line, exit 1" noisectl_extack
 st_run_v "noisectl refuses a 31-byte private key in one line, exit 1" noisectl_bad_key
