@@ -150,15 +150,15 @@ st_run "noisectl monitor saw peer-added" monitor_saw peer-added "$NT_PUB2"
 st_run "noisectl monitor saw the handshake" monitor_saw handshake "$NT_PUB2"
 st_run "counters on both sides agree and count no drop" check_counters
 st_run_v "iperf3 TCP, IPv4 inside and outside" nt_iperf3 1 "$NT_IN4_2" 1
-st_run_v "iperf3 UDP, IPv4 inside and outside" nt_iperf3 2 "$NT_IN4_1" 1 -u -b 10M
+st_run_v "iperf3 UDP, IPv4 inside and outside" nt_iperf3 2 "$NT_IN4_1" 0.5 -u -b 2M
 st_run_v "iperf3 TCP, IPv6 inside, IPv4 outside" nt_iperf3 2 "$NT_IN6_1" 1
-st_run_v "iperf3 UDP, IPv6 inside, IPv4 outside" nt_iperf3 1 "$NT_IN6_2" 1 -u -b 10M
+st_run_v "iperf3 UDP, IPv6 inside, IPv4 outside" nt_iperf3 1 "$NT_IN6_2" 0.5 -u -b 2M
 st_must "noisectl setconf with IPv6 endpoints, side 2 without side 1's" up6
 st_run "ping over IPv6 outside (a new handshake)" nt_ping_first 1 "$NT_IN4_2"
 st_run "ping6 inside, IPv6 outside" nt_ping 1 "$NT_IN6_2"
 st_run "side 2 learned side 1's IPv6 endpoint from the handshake" check_endpoint "[fd99::1]:$NT_PORT1"
 st_run_v "iperf3 TCP, IPv4 inside, IPv6 outside" nt_iperf3 1 "$NT_IN4_2" 1
-st_run_v "iperf3 UDP, IPv6 inside and outside" nt_iperf3 2 "$NT_IN6_1" 1 -u -b 10M
+st_run_v "iperf3 UDP, IPv6 inside and outside" nt_iperf3 2 "$NT_IN6_1" 0.5 -u -b 2M
 st_run "both devices deleted with TCP and UDP traffic running" del_with_traffic
 st_must "a new tunnel: devices, setconf, ping" new_tunnel
 st_run "rmmod noise with devices up and traffic running" rmmod_with_traffic

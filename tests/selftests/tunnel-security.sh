@@ -50,7 +50,7 @@ wire_probe() {	# ADDR SECONDS: ping ADDR from side 1 with the pattern
 	local out
 	nt_x 2 $UDP grep veth0 "$2" "$PATTERN" > "$st_tmp/grep.out" &
 	local g=$!
-	sleep 1
+	st_wait_ready "$st_tmp/grep.out" || return 1
 	nt_x 1 ping -c 3 -i 0.2 -W 2 -q -p "$PATTERN" "$1" > /dev/null
 	wait $g
 	cat "$st_tmp/grep.out"
@@ -155,9 +155,9 @@ mismatch() {	# PROTO_OF_SIDE_1: side 2 runs $PROTO
 # capture: transport messages from side 1 to side 2 while a session is up
 capture() {
 	fresh "$PROTO" && nt_ping_first 1 "$NT_IN4_2" || return 1
-	nt_x 2 timeout 20 $UDP sniff veth0 "$NT_PORT2" 4 > "$st_tmp/captured" &
+	nt_x 2 timeout 30 $UDP sniff veth0 "$NT_PORT2" 5 > "$st_tmp/captured" &
 	local c=$!
-	sleep 1
+	st_wait_ready "$st_tmp/captured" || return 1
 	nt_ping 1 "$NT_IN4_2" 5 > /dev/null
 	wait $c
 	grep -v '^#' "$st_tmp/captured" > "$st_tmp/msgs"

@@ -7,9 +7,10 @@
 #       prints, one hex line each, the UDP payloads (IPv4 or IPv6) to PORT
 #       seen on IFACE for SECONDS (AF_PACKET; no tcpdump needed); then a
 #       line "# frames=N udp=M" (every frame, those to PORT)
+#   (sniff and grep print "# ready" first, once they capture)
 #   udp.py grep IFACE SECONDS HEX
 #       counts the frames on IFACE in SECONDS that contain the bytes HEX
-#       anywhere: "frames=N match=M"
+#       anywhere: "# frames=N match=M"
 #   udp.py send ADDR PORT HEX...
 #       sends every HEX as one UDP datagram to ADDR:PORT from an ephemeral
 #       port
@@ -32,6 +33,8 @@ ETH_P_ALL = 0x0003
 def frames(iface, seconds):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     s.bind((iface, 0))
+    # The caller waits for this line before it sends (st_wait_ready).
+    print('# ready', flush=True)
     end = time.time() + seconds
     while True:
         left = end - time.time()
@@ -86,7 +89,7 @@ def main(argv):
             n += 1
             if pat in f:
                 m += 1
-        print('frames=%d match=%d' % (n, m))
+        print('# frames=%d match=%d' % (n, m))
     elif argv[1] == 'send':
         addr, port = argv[2], int(argv[3])
         fam = socket.AF_INET6 if ':' in addr else socket.AF_INET
