@@ -32,7 +32,7 @@ ETH_P_ALL = 0x0003
 
 def frames(iface, seconds):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-    s.bind((iface, 0))
+    s.bind((iface, ETH_P_ALL))  # protocol 0 would stop all reception
     # The caller waits for this line before it sends (st_wait_ready).
     print('# ready', flush=True)
     end = time.time() + seconds
