@@ -11,7 +11,8 @@
 #   make kunit [T=module|glob]    KUnit suites in UML
 #   make selftests [T=name]       selftests in UML (also: make selftest T=name)
 #   make style | sparse | w1      one static check
-#   make deps       install the Debian packages needed (root)
+#   make deps       install the Debian packages make check needs (root);
+#                   make deps-GROUP for one group of tests/deps.list
 #
 # See README.rst and Documentation/testing.rst.
 
@@ -19,7 +20,8 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
 UML_BUILD = $(shell tests/uml/build-kernel debug | tail -n 1)
 
-# Debian packages on top of tests/deps' own list; mk/*.mk may add more.
+# Debian packages on top of the group's (tests/deps.list); mk/*.mk may add
+# more. Each target installs only its group: demo "demo", check "check".
 DEPS_PKGS ?=
 
 all: modules noisectl
@@ -43,28 +45,30 @@ noisectl:
 		echo "noisectl: userspace/noisectl has no Makefile yet, skipped"; \
 	fi
 
-deps:
-	@tests/deps $(DEPS_PKGS)
+deps: deps-check
 
-uml: deps
+deps-%:
+	@tests/deps $* $(DEPS_PKGS)
+
+uml: deps-demo
 	tests/uml/build-kernel debug
 
 uml-modules: uml
 	$(MAKE) -C $(UML_BUILD) ARCH=um M=$(PWD) modules
 
-check: deps
+check: deps-check
 	tests/check
 
-kunit: deps
+kunit: deps-check
 	NOISE_KUNIT='$(T)' tests/check kunit
 
-selftests selftest: deps
+selftests selftest: deps-check
 	NOISE_SELFTEST='$(T)' tests/check selftests
 
-style sparse w1: deps
+style sparse w1: deps-check
 	tests/check $@
 
-demo: deps
+demo: deps-demo
 	tests/demo/run
 
 clean:

@@ -9,7 +9,7 @@ BENCH_OUT ?= build/bench
 BENCH_PARAMS ?= hs_iters=500 dh_iters=1000 tr_iters=1000
 BENCH_STAGES ?= engine
 
-bench:
+bench: deps-bench
 	bench/run -o $(BENCH_OUT) -s $(BENCH_STAGES) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
 		-- $(BENCH_PARAMS)
 

@@ -11,13 +11,20 @@
 #
 # DESTDIR, PREFIX (/usr), INSTALL_MOD_PATH and INSTALL_MOD_DIR (updates) are
 # honoured; with INSTALL_MOD_PATH set, depmod is left to the packager.
+# DKMS (the dkms command), DKMS_FLAGS (its options, e.g. --dkmstree,
+# --installtree, --kernelsourcedir) and DKMS_SOURCETREE (/usr/src; give the
+# same to --sourcetree) let the DKMS targets work on scratch trees
+# (tests/qemu/dkms-check does).
 
 NOISE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 PREFIX ?= /usr
 INSTALL_MOD_DIR ?= updates
 MANPAGES = $(wildcard Documentation/man/*.[1-8])
-DKMS_SRC = $(DESTDIR)/usr/src/noise-$(NOISE_VERSION)
+DKMS ?= dkms
+DKMS_FLAGS ?=
+DKMS_SOURCETREE ?= $(DESTDIR)/usr/src
+DKMS_SRC = $(DKMS_SOURCETREE)/noise-$(NOISE_VERSION)
 # Distribution headers have no signing key: do not let modules_install try
 # (and print SSL errors). DKMS signs with its own key instead.
 NOISE_NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem $(KDIR)/output/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
@@ -45,10 +52,10 @@ dkms-src:
 		kmod $(wildcard include) | tar -x -C $(DKMS_SRC)
 
 dkms-install: dkms-src
-	dkms install noise/$(NOISE_VERSION) $(if $(KRELEASE),-k $(KRELEASE))
+	$(DKMS) $(DKMS_FLAGS) install noise/$(NOISE_VERSION) $(if $(KRELEASE),-k $(KRELEASE))
 
 dkms-remove:
-	-dkms remove noise/$(NOISE_VERSION) --all
+	-$(DKMS) $(DKMS_FLAGS) remove noise/$(NOISE_VERSION) --all
 	rm -rf $(DKMS_SRC)
 
 .PHONY: install install-module install-noisectl install-man dkms-src dkms-install dkms-remove
