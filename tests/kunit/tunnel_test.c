@@ -14,6 +14,7 @@
 #include "tunnel/device.h"
 #include "tunnel/messages.h"
 #include "tunnel/tunnel.h"
+#include "tunnel_test.h"
 
 MODULE_IMPORT_NS(NOISE_INTERNAL);
 
@@ -39,6 +40,7 @@ static void tt_proto_desc(const struct tt_proto *p, char *desc)
 {
 	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(tt_proto, tt_protos, tt_proto_desc);
 
 struct tt_ctx {
@@ -199,7 +201,6 @@ static struct kunit_suite tt_suite = {
 	.test_cases = tt_cases,
 };
 
-extern struct kunit_suite tt_lookup_suite;
 kunit_test_suites(&tt_suite, &tt_lookup_suite);
 
 MODULE_LICENSE("GPL");

@@ -11,6 +11,7 @@
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
 #include "tunnel/tunnel.h"
+#include "tunnel_test.h"
 
 #define TL_PEERS	64
 
@@ -126,7 +127,7 @@ static void tl_index(struct kunit *test)
 		e[i].type = i & 1 ? NOISE_INDEX_KEYPAIR : NOISE_INDEX_HANDSHAKE;
 		e[i].peer = c->peer[i % TL_PEERS];
 		noise_index_insert(&c->nd->index, &e[i]);
-		KUNIT_EXPECT_NE(test, e[i].index, 0);
+		KUNIT_EXPECT_NE(test, (__force u32)e[i].index, 0U);
 	}
 	rcu_read_lock_bh();
 	for (i = 0; i < 1000; i++) {
@@ -139,7 +140,7 @@ static void tl_index(struct kunit *test)
 	rcu_read_unlock_bh();
 	/* a handshake's index passes to its keypair */
 	noise_index_replace(&c->nd->index, &e[0], &repl);
-	KUNIT_EXPECT_EQ(test, repl.index, e[0].index);
+	KUNIT_EXPECT_EQ(test, (__force u32)repl.index, (__force u32)e[0].index);
 	rcu_read_lock_bh();
 	KUNIT_EXPECT_NULL(test, noise_index_lookup(&c->nd->index, repl.index,
 						   NOISE_INDEX_HANDSHAKE));

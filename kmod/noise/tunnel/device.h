@@ -45,6 +45,7 @@ enum noise_drop {
 	NOISE_DROP_INNER,
 	NOISE_DROP_COUNT
 };
+
 /* noise_msg_check(): the message may go on. */
 #define NOISE_MSG_OK	NOISE_DROP_COUNT
 
@@ -121,7 +122,6 @@ struct noise_index_table {
 /* Peer lookup by static public key (hash of the key; RCU readers). */
 #define NOISE_PEER_HASH_BITS	11
 
-
 /*
  * struct noise_device - netdev_priv() of a noise device.
  * @dev: the net_device.
@@ -156,8 +156,8 @@ struct noise_device {
 	struct sock __rcu *sock4, *sock6;
 	u16 listen_port;
 	u32 fwmark;
-	struct mutex conf_lock;
-	struct mutex hs_lock;
+	struct mutex conf_lock;		/* configuration, peer list */
+	struct mutex hs_lock;		/* handshake state */
 	struct list_head peer_list;
 	struct hlist_head peer_hash[1 << NOISE_PEER_HASH_BITS];
 	unsigned int num_peers;

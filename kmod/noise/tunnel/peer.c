@@ -281,8 +281,7 @@ void noise_peer_remove_all(struct noise_device *nd)
 
 /* -------- configuration setters for netlink (conf_lock held) -------- */
 
-int noise_peer_set_psks(struct noise_peer *peer,
-			const u8 (*psks)[NOISE_PSK_LEN], unsigned int n)
+int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
 {
 	struct noise_device *nd = peer->nd;
 	struct noise_identity *id;
@@ -473,6 +472,11 @@ static struct noise_keypair *noise_kp_take(struct noise_keypair __rcu **slot,
 	return kp;
 }
 
+static struct noise_keypair *noise_kp_current(struct noise_keypairs *k)
+{
+	return rcu_dereference_protected(k->current_kp, lockdep_is_held(&k->lock));
+}
+
 /* Drop every session of @peer. Context: any but hard irq. */
 void noise_keypairs_clear(struct noise_peer *peer)
 {
@@ -506,9 +510,7 @@ void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp)
 	if (kp->confirmed) {
 		drop1 = noise_kp_take(&k->previous_kp, peer);
 		drop2 = noise_kp_take(&k->next_kp, peer);
-		rcu_assign_pointer(k->previous_kp,
-				   rcu_dereference_protected(k->current_kp,
-						lockdep_is_held(&k->lock)));
+		rcu_assign_pointer(k->previous_kp, noise_kp_current(k));
 		rcu_assign_pointer(k->current_kp, kp);
 	} else {
 		drop1 = noise_kp_take(&k->next_kp, peer);
@@ -536,9 +538,7 @@ bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp)
 	spin_lock_bh(&k->lock);
 	if (rcu_access_pointer(k->next_kp) == kp) {
 		old = noise_kp_take(&k->previous_kp, peer);
-		rcu_assign_pointer(k->previous_kp,
-				   rcu_dereference_protected(k->current_kp,
-						lockdep_is_held(&k->lock)));
+		rcu_assign_pointer(k->previous_kp, noise_kp_current(k));
 		rcu_assign_pointer(k->current_kp, kp);
 		RCU_INIT_POINTER(k->next_kp, NULL);
 		WRITE_ONCE(kp->confirmed, true);
