@@ -34,8 +34,7 @@ struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_ke
 				    unsigned int key_len, gfp_t gfp);
 void noise_peer_add(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);
-int noise_peer_set_psks(struct noise_peer *peer,
-			const u8 psks[][NOISE_PSK_LEN], unsigned int count);
+int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n);
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
 int noise_peer_set_endpoint(struct noise_peer *peer,
 			    const struct sockaddr *sa, size_t len);
