@@ -704,7 +704,7 @@ static int noise_plan_validate(struct noise_plan *plan, struct noise_device *nd,
 
 		err = noise_tunnel_protocol_ok(nla_data(a), &dh_len, extack);
 		if (!err)
-			err = noise_protocol_info(nla_data(a), &plan->info);
+			err = noise_tunnel_protocol_info(nla_data(a), &plan->info);
 		if (err) {
 			NL_SET_BAD_ATTR(extack, a);
 			if (!extack || !extack->_msg)
