@@ -54,6 +54,7 @@ bool noise_hs_mac1_ok(const u8 *key, const u8 *msg, size_t len)
 	memzero_explicit(mac, sizeof(mac));
 	return ok;
 }
+EXPORT_SYMBOL_NS_GPL(noise_hs_mac1_ok, NOISE_INTERNAL);
 
 static struct noise_identity *noise_hs_ident(struct noise_device *nd)
 {

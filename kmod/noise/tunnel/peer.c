@@ -159,12 +159,13 @@ EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
 void noise_peer_add(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
 	unsigned int len = noise_peer_dh_len(nd);
 
 	lockdep_assert_held(&nd->conf_lock);
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 	noise_peer_derive_keys(peer);
-	noise_framing_peer_keys(&rcu_dereference_protected(nd->ident,
-				lockdep_is_held(&nd->conf_lock))->proto, peer);
+	noise_framing_peer_keys(&id->proto, peer);
 	list_add_tail_rcu(&peer->list, &nd->peer_list);
 	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(peer->public_key, len)]);
 	nd->num_peers++;

@@ -14,11 +14,11 @@
  * timers, routing) is the tunnel's code.
  */
 
+#include "../compat.h"	/* first: get_unaligned_le32() on 6.1 and 6.12 */
 #include <crypto/algapi.h>
 #include <crypto/blake2s.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
-#include <linux/unaligned.h>
 #include "cookie.h"
 #include "device.h"
 #include "peer.h"
@@ -186,6 +186,7 @@ const struct noise_framing_ops noise_wg_framing = {
 	.data_header = noise_wg_data_header,
 	.data_ad = false,
 };
+EXPORT_SYMBOL_NS_GPL(noise_wg_framing, NOISE_INTERNAL);
 
 /**
  * noise_framing_by_name() - the framing of a configured protocol name.
@@ -199,6 +200,7 @@ const struct noise_framing_ops *noise_framing_by_name(const char *name)
 {
 	return strcmp(name, NOISE_WG_PROFILE) ? NULL : &noise_wg_framing;
 }
+EXPORT_SYMBOL_NS_GPL(noise_framing_by_name, NOISE_INTERNAL);
 
 /**
  * noise_framing_mac1_key() - the MAC1 key of a static public key.
@@ -223,6 +225,7 @@ void noise_framing_mac1_key(const struct noise_tunnel_proto *p, u8 key[NOISE_KEY
 	blake2s_update(&st, pub, len);
 	blake2s_final(&st, key);
 }
+EXPORT_SYMBOL_NS_GPL(noise_framing_mac1_key, NOISE_INTERNAL);
 
 /**
  * noise_framing_peer_keys() - (re)key a peer's cookie maker.
@@ -238,3 +241,4 @@ void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_pe
 					p->framing->label_cookie, peer->public_key,
 					p->info.dh_len);
 }
+EXPORT_SYMBOL_NS_GPL(noise_framing_peer_keys, NOISE_INTERNAL);
