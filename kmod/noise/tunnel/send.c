@@ -68,7 +68,7 @@ void noise_send_staged(struct noise_peer *peer)
 	struct sk_buff_head batch;
 	struct noise_keypair *kp;
 	struct sk_buff *skb;
-	bool inl = num_online_cpus() == 1;
+	bool inl = noise_crypt_use_inline();
 
 	rcu_read_lock_bh();
 	kp = noise_keypair_get(rcu_dereference_bh(peer->keypairs.current_kp));
@@ -94,6 +94,7 @@ void noise_send_staged(struct noise_peer *peer)
 		cb->kp = noise_keypair_get(kp);
 		cb->dir = NOISE_CB_TX;
 		cb->state = NOISE_CB_PENDING;
+		cb->queued = !inl;
 		if (!inl)
 			__skb_queue_tail(&peer->tx_queue, skb);
 		spin_unlock_bh(&peer->tx_queue.lock);
@@ -169,6 +170,17 @@ static void noise_tx_send(struct sk_buff *skb)
 			noise_timers_data_sent(peer);
 	}
 	noise_keypair_put(kp);
+}
+
+/* Drop what waits in peer->tx_queue (peer removal, device down). */
+void noise_tx_queue_purge(struct noise_peer *peer)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&peer->tx_queue))) {
+		noise_keypair_put(NOISE_CB(skb)->kp);
+		kfree_skb(skb);
+	}
 }
 
 /* Send the head of peer->tx_queue while it is encrypted (in order). */
