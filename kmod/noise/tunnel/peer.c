@@ -517,6 +517,7 @@ static void noise_keypair_free_rcu(struct rcu_head *rcu)
 
 	noise_cipher_free(kp->send);
 	noise_cipher_free(kp->recv);
+	noise_peer_put(kp->entry.peer);
 	kfree_sensitive(kp);
 }
 
