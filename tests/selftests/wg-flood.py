@@ -12,8 +12,9 @@
 #   wg-flood.py watch IFACE SECONDS OURPORT THEIRPORT
 #       on IFACE (both directions), counts the cookie replies (type 3) sent
 #       to OURPORT and the initiations (type 1) from OURPORT to THEIRPORT
-#       with a non-zero mac2 (a cookie honoured); prints
-#       "cookie_replies=N mac2_initiations=M" at the end (or when the file
+#       with a non-zero mac2 (a cookie honoured), and the cookie replies
+#       to other ports (the flooders); prints "cookie_replies=N
+#       mac2_initiations=M cookie_replies_to_others=K" at the end (or when the file
 #       $UDP_STOP exists); prints "# ready" once it captures
 
 import base64
@@ -70,7 +71,7 @@ def watch(iface, seconds, ours, theirs):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     s.bind((iface, ETH_P_ALL))
     print('# ready', flush=True)
-    cookies = mac2 = 0
+    cookies = mac2 = others = 0
     end = time.time() + seconds
     while time.time() < end and not (stop and os.path.exists(stop)):
         r, _, _ = select.select([s], [], [], 0.2)
@@ -80,12 +81,16 @@ def watch(iface, seconds, ours, theirs):
         if not u:
             continue
         sport, dport, p = u
-        if dport == ours and len(p) == 64 and p[:4] == b'\x03\0\0\0':
-            cookies += 1
+        if len(p) == 64 and p[:4] == b'\x03\0\0\0':
+            if dport == ours:
+                cookies += 1
+            else:
+                others += 1
         elif (sport == ours and dport == theirs and len(p) == 148 and
               p[:4] == b'\x01\0\0\0' and any(p[132:])):
             mac2 += 1
-    print('cookie_replies=%d mac2_initiations=%d' % (cookies, mac2))
+    print('cookie_replies=%d mac2_initiations=%d cookie_replies_to_others=%d' %
+          (cookies, mac2, others))
 
 
 def main(argv):
