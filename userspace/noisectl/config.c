@@ -103,6 +103,8 @@ bool parse_protocol(const char *name, char *err, size_t errlen)
 	int fields = 1;
 	const char *p;
 
+	if (!strcmp(name, PROFILE_WIREGUARD))
+		return true;
 	if (len > NOISE_PROTOCOL_NAME_MAX) {
 		snprintf(err, errlen, "protocol name longer than %d characters",
 			 NOISE_PROTOCOL_NAME_MAX);

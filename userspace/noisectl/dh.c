@@ -81,10 +81,15 @@ const struct dh_func *dh_by_len(size_t len)
 	return NULL;
 }
 
-/* Copy the n-th '_'-separated field of protocol into out. */
+/* Copy the n-th '_'-separated field of protocol into out. A profile
+ * ("WireGuard") stands for the Noise protocol it runs.
+ */
 static bool protocol_field(const char *protocol, int n, char *out, size_t len)
 {
 	const char *p = protocol, *end;
+
+	if (!strcmp(protocol, PROFILE_WIREGUARD))
+		p = PROFILE_WIREGUARD_NOISE;
 
 	while (n--) {
 		p = strchr(p, '_');

@@ -26,6 +26,12 @@ const struct dh_func *dh_by_len(size_t len);
  * From a protocol name Noise_<pattern>_<dh>_<cipher>_<hash>: its DH (NULL
  * if unknown) and its number of psk tokens.
  */
+/* The WireGuard profile of a device (kernel: kmod/noise/tunnel/wg.h): its
+ * protocol name, and the Noise protocol it runs.
+ */
+#define PROFILE_WIREGUARD	"WireGuard"
+#define PROFILE_WIREGUARD_NOISE	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
+
 const struct dh_func *dh_by_protocol(const char *protocol);
 int protocol_psk_tokens(const char *protocol);
 

@@ -200,6 +200,21 @@ bool syncconf_is_empty(const struct noise_device *req)
 	       !req->has_listen_port && !req->has_fwmark && !req->n_peers;
 }
 
+/*
+ * A file without Protocol: the default, except on a WireGuard-profile
+ * device, which stays one (a `wg` configuration file is taken unchanged).
+ */
+static const char *default_protocol(const char *ifname)
+{
+	struct noise_device *now = noise_get_device(ifname);
+	const char *proto = NOISE_DEFAULT_PROTOCOL;
+
+	if (now && now->has_protocol && !strcmp(now->protocol, PROFILE_WIREGUARD))
+		proto = PROFILE_WIREGUARD;
+	device_free(now);
+	return proto;
+}
+
 static int conf_main(int argc, char *argv[], enum conf_mode mode)
 {
 	struct noise_device *dev, *cur = NULL, *req = NULL;
@@ -223,7 +238,7 @@ static int conf_main(int argc, char *argv[], enum conf_mode mode)
 		/* The file is the whole configuration: defaults for the rest. */
 		if (!dev->has_protocol) {
 			snprintf(dev->protocol, sizeof(dev->protocol), "%s",
-				 NOISE_DEFAULT_PROTOCOL);
+				 default_protocol(dev->ifname));
 			dev->has_protocol = true;
 		}
 		dev->has_fwmark = true;

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "dh.h"
 #include "format.h"
 #include "netlink.h"
 #include "subcommands.h"
@@ -22,7 +23,13 @@ int showconf_main(int argc, char *argv[])
 	if (!dev)
 		return 1;
 	printf("[Interface]\n");
-	if (dev->has_protocol)
+	/* A WireGuard-profile device: a file `wg setconf` reads (no Protocol
+	 * line; noisectl setconf keeps the profile of such a device).
+	 */
+	if (dev->has_protocol && !strcmp(dev->protocol, PROFILE_WIREGUARD))
+		printf("# Protocol = %s (left out: wg setconf reads this file)\n",
+		       dev->protocol);
+	else if (dev->has_protocol)
 		printf("Protocol = %s\n", dev->protocol);
 	if (dev->public_key_len)
 		printf("# PrivateKey is write-only: not shown (public key %s)\n",

@@ -23,6 +23,7 @@
 #include "queueing.h"
 #include "socket.h"
 #include "tunnel.h"
+#include "wg.h"
 
 #define NOISE_DEFAULT_PROTOCOL	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
 
@@ -206,7 +207,7 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 			kfree_sensitive(id);
 			return ERR_PTR(err);
 		}
-		noise_hs_mac1_key(id->mac1_key, id->public_key, len);
+		noise_framing_mac1_key(&id->proto, id->mac1_key, id->public_key, len);
 	}
 	return id;
 }
@@ -301,7 +302,7 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 			kfree_sensitive(id);
 			return err;
 		}
-		noise_hs_mac1_key(id->mac1_key, id->public_key, len);
+		noise_framing_mac1_key(&id->proto, id->mac1_key, id->public_key, len);
 	}
 	noise_ident_swap(nd, id);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {

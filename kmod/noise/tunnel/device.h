@@ -30,6 +30,7 @@
 #include "queueing.h"
 
 struct noise_peer;
+struct noise_framing_ops;
 
 /* One drop reason per NOISE_A_STATS_DROP_* attribute, in the same order. */
 enum noise_drop {
@@ -75,6 +76,7 @@ struct noise_stats {
  * @overhead: outer bytes added to an inner packet over IPv6, without the
  *	padding: IPv6 + UDP + transport header + tag.
  * @prologue: NOISE_PROLOGUE_PREFIX, the wire version, the protocol name.
+ * @framing: NULL: our wire format; else a profile's (wg.h: WireGuard).
  */
 struct noise_tunnel_proto {
 	char name[NOISE_PROTOCOL_NAME_MAX + 1];
@@ -85,6 +87,7 @@ struct noise_tunnel_proto {
 	unsigned int overhead;
 	unsigned int prologue_len;
 	u8 prologue[NOISE_PROTOCOL_NAME_MAX + 32];
+	const struct noise_framing_ops *framing;
 };
 
 /*

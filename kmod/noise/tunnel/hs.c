@@ -21,6 +21,7 @@
 #include "peer.h"
 #include "socket.h"
 #include "tunnel.h"
+#include "wg.h"
 
 /* MAC1 key: BLAKE2s-256(NOISE_LABEL_MAC1 || responder's static public). */
 void noise_hs_mac1_key(u8 key[NOISE_KEY_LEN], const u8 *pub, unsigned int len)
@@ -53,6 +54,7 @@ bool noise_hs_mac1_ok(const u8 *key, const u8 *msg, size_t len)
 	memzero_explicit(mac, sizeof(mac));
 	return ok;
 }
+EXPORT_SYMBOL_NS_GPL(noise_hs_mac1_ok, NOISE_INTERNAL);
 
 static struct noise_identity *noise_hs_ident(struct noise_device *nd)
 {
@@ -134,7 +136,7 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
 		keys.psks = (const u8 (*)[NOISE_PSK_LEN])nhs->psks;
 		keys.num_psks = id->proto.info.num_psks;
 	}
-	nhs->hs = noise_handshake_new(id->proto.name, role, &keys, GFP_KERNEL);
+	nhs->hs = noise_handshake_new(noise_proto_hs_name(&id->proto), role, &keys, GFP_KERNEL);
 	memzero_explicit(nhs->psks, sizeof(nhs->psks));
 	if (IS_ERR(nhs->hs)) {
 		kfree(nhs);
@@ -149,7 +151,11 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
  */
 static void noise_hs_send_last(struct noise_hs *nhs)
 {
+	const struct noise_framing_ops *f = noise_hs_ident(nhs->nd)->proto.framing;
 	struct noise_peer *peer = nhs->entry.peer;
+
+	if (f && peer && nhs->last_sent_at)	/* a resend: a cookie may have come */
+		f->hs_remac(peer, nhs->last_sent, nhs->last_sent_len);
 
 	if (nhs->role == NOISE_INITIATOR && peer)
 		noise_socket_send_buffer(peer, nhs->last_sent, nhs->last_sent_len);
@@ -201,11 +207,18 @@ static int noise_hs_write(struct noise_hs *nhs)
 	if (len != id->proto.noise_len[msgno])
 		return -EPROTO;
 	len += off + sizeof(struct noise_msg_macs);
+	if (id->proto.framing) {	/* its layout and MACs (peer known: IK) */
+		if (!peer)
+			return -ENOKEY;
+		len = id->proto.framing->hs_seal(peer, nhs->last_sent, len);
+		goto sealed;
+	}
 	/* MAC1 is keyed by the responder's static key in both directions. */
 	mac1_key = nhs->role == NOISE_INITIATOR ? peer->mac1_key : id->mac1_key;
 	memset(nhs->last_sent + len - NOISE_MAC_LEN, 0, NOISE_MAC_LEN);
 	noise_hs_mac1(nhs->last_sent + len - 2 * NOISE_MAC_LEN, mac1_key,
 		      nhs->last_sent, len);
+sealed:
 	nhs->last_sent_len = len;
 	nhs->next_msgno++;
 	nhs->retries = 0;
@@ -320,6 +333,7 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 	kp->birth = get_jiffies_64();
 	kp->initiator = nhs->role == NOISE_INITIATOR;
 	kp->cipher = noise_hs_ident(nd)->proto.info.cipher;
+	kp->framing = noise_hs_ident(nd)->proto.framing;
 	kp->confirmed = confirmed;
 	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
 	if (!confirmed) {
@@ -539,8 +553,8 @@ static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
 	}
 	if (h->h.msgno != nhs->next_msgno ||
 	    noise_handshake_next(nhs->hs) != NOISE_ACTION_READ ||
-	    (!(h->h.msgno & 1) && (!peer ||
-	     !noise_hs_mac1_ok(peer->mac1_key, skb->data, skb->len))) ||
+	    (!(h->h.msgno & 1) && (!peer || (!noise_hs_ident(nd)->proto.framing &&
+	     !noise_hs_mac1_ok(peer->mac1_key, skb->data, skb->len)))) ||
 	    noise_hs_read(nhs, skb))
 		goto drop;
 	if (!peer && nhs->found && noise_hs_bind(nhs, nhs->found)) {

@@ -704,7 +704,7 @@ static int noise_plan_validate(struct noise_plan *plan, struct noise_device *nd,
 
 		err = noise_tunnel_protocol_ok(nla_data(a), &dh_len, extack);
 		if (!err)
-			err = noise_protocol_info(nla_data(a), &plan->info);
+			err = noise_tunnel_protocol_info(nla_data(a), &plan->info);
 		if (err) {
 			NL_SET_BAD_ATTR(extack, a);
 			if (!extack || !extack->_msg)
@@ -837,7 +837,8 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 	if (pp->set_psks) {
 		for (i = 0; i < pp->num_psks; i++)
 			memcpy(psks[i], nla_data(pp->psks[i]), NOISE_PSK_LEN);
-		WARN_ON(noise_peer_set_psks(peer, &psks[0][0], pp->num_psks));
+		WARN_ON(noise_peer_set_psks(peer, &psks[0][0],
+					    pp->num_psks));
 		memzero_explicit(psks, sizeof(psks));
 	}
 	if (pp->endpoint)

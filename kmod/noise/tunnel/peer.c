@@ -16,6 +16,7 @@
 #include "peer.h"
 #include "socket.h"
 #include "tunnel.h"
+#include "wg.h"
 
 static atomic64_t noise_peer_counter = ATOMIC64_INIT(0);
 
@@ -51,7 +52,7 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 
 	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 	len = id->proto.info.dh_len;
-	noise_hs_mac1_key(peer->mac1_key, peer->public_key, len);
+	noise_framing_mac1_key(&id->proto, peer->mac1_key, peer->public_key, len);
 	peer->ss_ok = false;
 	memzero_explicit(peer->ss, sizeof(peer->ss));
 	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
@@ -158,10 +159,13 @@ EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
 void noise_peer_add(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
 	unsigned int len = noise_peer_dh_len(nd);
 
 	lockdep_assert_held(&nd->conf_lock);
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 	noise_peer_derive_keys(peer);
+	noise_framing_peer_keys(&id->proto, peer);
 	list_add_tail_rcu(&peer->list, &nd->peer_list);
 	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(peer->public_key, len)]);
 	nd->num_peers++;

@@ -23,6 +23,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <net/dst_cache.h>
+#include "cookie.h"
 #include "device.h"
 #include "messages.h"
 
@@ -64,6 +65,7 @@ struct noise_keypair {
 	struct noise_replay replay;
 	u64 birth;
 	u8 cipher;		/* enum noise_cipher_id */
+	const struct noise_framing_ops *framing;	/* of its transport header */
 	bool initiator;
 	bool confirmed;
 };
@@ -156,6 +158,7 @@ struct noise_peer {
 	bool ss_ok;
 	u8 hint_key[NOISE_KEY_LEN];
 	u8 mac1_key[NOISE_KEY_LEN];
+	struct noise_cookie_maker cookie;	/* framing profiles (wg.c) */
 	rwlock_t endpoint_lock;
 	struct noise_endpoint endpoint;
 	struct dst_cache endpoint_cache;

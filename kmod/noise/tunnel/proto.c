@@ -16,6 +16,7 @@
 #include "device.h"
 #include "messages.h"
 #include "tunnel.h"
+#include "wg.h"
 
 /* The pattern part of a name: "Noise_<pattern>_<dh>_<cipher>_<hash>". */
 static int noise_pattern_of(const char *name, char *out, size_t cap)
@@ -57,6 +58,10 @@ static bool noise_pattern_hinted(const char *pattern)
 static int noise_proto_check(const char *name, struct noise_protocol_info *info,
 			     struct netlink_ext_ack *extack)
 {
+	const struct noise_framing_ops *f = noise_framing_by_name(name);
+
+	if (f)		/* a profile: the Noise protocol it runs */
+		name = f->construction;
 	if (strnlen(name, NOISE_PROTOCOL_NAME_MAX + 1) > NOISE_PROTOCOL_NAME_MAX ||
 	    noise_protocol_info(name, info)) {
 		NL_SET_ERR_MSG(extack, "unknown Noise protocol");
@@ -102,6 +107,22 @@ int noise_tunnel_protocol_ok(const char *name, unsigned int *dh_len,
 }
 EXPORT_SYMBOL_NS_GPL(noise_tunnel_protocol_ok, NOISE_INTERNAL);
 
+/**
+ * noise_tunnel_protocol_info() - the engine's view of a configured name.
+ * @name: a Noise protocol name or a profile ("WireGuard").
+ * @info: out.
+ *
+ * Context: any.
+ * Return: 0 or -EINVAL.
+ */
+int noise_tunnel_protocol_info(const char *name, struct noise_protocol_info *info)
+{
+	const struct noise_framing_ops *f = noise_framing_by_name(name);
+
+	return noise_protocol_info(f ? f->construction : name, info);
+}
+EXPORT_SYMBOL_NS_GPL(noise_tunnel_protocol_info, NOISE_INTERNAL);
+
 struct noise_calib {
 	u8 priv[2][NOISE_MAX_DHLEN], pub[2][NOISE_MAX_DHLEN];
 	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];
@@ -128,7 +149,7 @@ static int noise_calib_start(struct noise_calib *c, const struct noise_tunnel_pr
 		keys.local_static = c->priv[r];
 		keys.local_static_public = c->pub[r];
 		keys.remote_static = c->pub[!r];
-		c->hs[r] = noise_handshake_new(p->name, r, &keys, GFP_KERNEL);
+		c->hs[r] = noise_handshake_new(noise_proto_hs_name(p), r, &keys, GFP_KERNEL);
 		if (IS_ERR(c->hs[r])) {
 			err = PTR_ERR(c->hs[r]);
 			c->hs[r] = NULL;
@@ -189,6 +210,12 @@ static void noise_proto_prologue(struct noise_tunnel_proto *p)
 {
 	size_t pre = sizeof(NOISE_PROLOGUE_PREFIX) - 1, n = strlen(p->name);
 
+	if (p->framing) {
+		p->prologue_len = strlen(p->framing->prologue);
+		memcpy(p->prologue, p->framing->prologue, p->prologue_len);
+		return;
+	}
+
 	memcpy(p->prologue, NOISE_PROLOGUE_PREFIX, pre);
 	p->prologue[pre] = NOISE_WIRE_VERSION;
 	memcpy(p->prologue + pre + 1, p->name, n);
@@ -215,7 +242,9 @@ int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 	err = noise_proto_check(name, &p->info, extack);
 	if (err)
 		return err;
-	if (noise_pattern_of(name, pattern, sizeof(pattern)))
+	p->framing = noise_framing_by_name(name);
+	if (noise_pattern_of(p->framing ? p->framing->construction : name, pattern,
+			     sizeof(pattern)))
 		return -EINVAL;
 	strscpy(p->name, name, sizeof(p->name));
 	p->hinted = noise_pattern_hinted(pattern);

@@ -19,6 +19,7 @@
 #include "queueing.h"
 #include "socket.h"
 #include "tunnel.h"
+#include "wg.h"
 
 static void noise_stats_rx(struct noise_device *nd, struct noise_peer *peer,
 			   unsigned int len)
@@ -102,10 +103,12 @@ EXPORT_SYMBOL_NS_GPL(noise_msg_check, NOISE_INTERNAL);
 static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *id,
 			       struct sk_buff *skb)
 {
+	const struct noise_framing_ops *f = id->proto.framing;
 	unsigned int msgno = ((const struct noise_msg_header *)skb->data)->msgno;
 
 	if (skb_linearize(skb) || !id->has_key ||
-	    ((msgno & 1) && !noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len)) ||
+	    (f && f->rx_handshake(nd, id, skb)) ||
+	    (!f && (msgno & 1) && !noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len)) ||
 	    skb_queue_len(&nd->hs_queue) >= NOISE_MAX_QUEUED_HANDSHAKES) {
 		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
 		kfree_skb(skb);
@@ -188,6 +191,8 @@ int noise_receive(struct sock *sk, struct sk_buff *skb)
 	if (!pskb_may_pull(skb, min_t(unsigned int, skb->len,
 				      sizeof(struct noise_msg_handshake))))
 		why = NOISE_DROP_BAD_LENGTH;
+	else if (id->proto.framing)
+		why = id->proto.framing->rx_check(skb->data, skb->len, &type);
 	else
 		why = noise_msg_check(&id->proto, skb->data, skb->len, &type);
 	if (likely(why == NOISE_MSG_OK && type == NOISE_MSG_TRANSPORT)) {
@@ -198,6 +203,11 @@ int noise_receive(struct sock *sk, struct sk_buff *skb)
 	if (why == NOISE_MSG_OK && type == NOISE_MSG_HANDSHAKE) {
 		noise_rx_handshake(nd, id, skb);
 		rcu_read_unlock_bh();
+		return 0;
+	}
+	if (why == NOISE_MSG_OK && type == NOISE_MSG_COOKIE_REPLY && id->proto.framing) {
+		rcu_read_unlock_bh();
+		id->proto.framing->rx_cookie_reply(nd, skb);
 		return 0;
 	}
 	rcu_read_unlock_bh();
@@ -213,6 +223,10 @@ int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 {
 	struct noise_skb_cb *cb = NOISE_CB(skb);
 	struct noise_keypair *kp = cb->kp;
+	/* WireGuard: no associated data, the sg starts after the header. */
+	unsigned int ad = !kp->framing || kp->framing->data_ad ?
+			  sizeof(struct noise_msg_transport) : 0;
+	unsigned int skip = sizeof(struct noise_msg_transport) - ad;
 	struct sk_buff *trailer;
 	int nfrags, nsg;
 
@@ -220,11 +234,11 @@ int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	if (unlikely(nfrags < 0 || nfrags > NOISE_MAX_SG))
 		return -ENOMEM;
 	sg_init_table(s->sg, nfrags);
-	nsg = skb_to_sgvec(skb, s->sg, 0, skb->len);
+	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
 	return noise_cipher_decrypt_async_at(kp->recv, s->req[noise_kp_cipher(kp)],
-			cb->nonce, s->sg, sizeof(struct noise_msg_transport),
+			cb->nonce, s->sg, ad,
 			skb->len - sizeof(struct noise_msg_transport), done, data);
 }
 

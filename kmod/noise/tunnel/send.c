@@ -23,6 +23,7 @@
 #include "queueing.h"
 #include "socket.h"
 #include "tunnel.h"
+#include "wg.h"
 
 static void noise_stats_tx(struct noise_device *nd, struct noise_peer *peer,
 			   unsigned int len)
@@ -120,6 +121,10 @@ int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	struct noise_skb_cb *cb = NOISE_CB(skb);
 	struct noise_keypair *kp = cb->kp;
 	unsigned int plen = skb->len, padded, trailer_len;
+	/* WireGuard: no associated data, the sg starts after the header. */
+	unsigned int ad = !kp->framing || kp->framing->data_ad ?
+			  sizeof(struct noise_msg_transport) : 0;
+	unsigned int skip = sizeof(struct noise_msg_transport) - ad;
 	struct noise_msg_transport *h;
 	struct sk_buff *trailer;
 	int nfrags, nsg;
@@ -137,15 +142,17 @@ int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	h->h.version = NOISE_WIRE_VERSION;
 	h->h.msgno = 0;
 	h->h.reserved = 0;
+	if (kp->framing)
+		kp->framing->data_header((u8 *)&h->h);
 	h->receiver_index = kp->remote_index;
 	h->counter = cpu_to_le64(cb->nonce);
 	sg_init_table(s->sg, nfrags);
-	nsg = skb_to_sgvec(skb, s->sg, 0, skb->len);
+	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
 	return noise_cipher_encrypt_async_at(kp->send,
 			s->req[noise_kp_cipher(kp)], cb->nonce, s->sg,
-			sizeof(*h), padded, done, data);
+			ad, padded, done, data);
 }
 
 static void noise_tx_send(struct sk_buff *skb)

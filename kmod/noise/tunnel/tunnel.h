@@ -26,6 +26,7 @@ struct noise_device *noise_device_from_netdev(struct net_device *dev);
 /* proto.c */
 int noise_tunnel_protocol_ok(const char *name, unsigned int *dh_len,
 			     struct netlink_ext_ack *extack);
+int noise_tunnel_protocol_info(const char *name, struct noise_protocol_info *info);
 int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 				struct netlink_ext_ack *extack);
 

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: the WireGuard profile's framing (Documentation/wireguard.rst).
+ *
+ * WireGuard is Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s with the prologue
+ * "WireGuard v1 zx2c4 Jason@zx2c4.com", a 12-byte TAI64N timestamp as the
+ * payload of message 1 and an empty payload in message 2; our engine runs
+ * exactly that. What differs from the tunnel's own framing is only the
+ * wire: a type word instead of our header (initiation 148 bytes, response
+ * 92, cookie reply 64, data header 16), no receiver index in message 1,
+ * MAC1/MAC2 keyed by the *receiver's* static key with WireGuard's labels,
+ * and no associated data in transport messages. The ops below translate at
+ * the edges; everything else (peers, indices, sessions, replay windows,
+ * timers, routing) is the tunnel's code.
+ */
+
+#include "../compat.h"	/* first: get_unaligned_le32() on 6.1 and 6.12 */
+#include <crypto/algapi.h>
+#include <crypto/blake2s.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
+#include "cookie.h"
+#include "device.h"
+#include "peer.h"
+#include "socket.h"
+#include "tunnel.h"
+#include "wg.h"
+
+static_assert(sizeof(NOISE_WG_IDENTIFIER) - 1 <=
+	      sizeof_field(struct noise_tunnel_proto, prologue));
+
+/* Type and length; nothing else is looked at before the MACs. */
+static enum noise_drop noise_wg_rx_check(const u8 *msg, unsigned int len, u8 *type)
+{
+	if (len < sizeof(__le32))
+		return NOISE_DROP_BAD_LENGTH;
+	switch (get_unaligned_le32(msg)) {
+	case NOISE_WG_MSG_INITIATION:
+		*type = NOISE_MSG_HANDSHAKE;
+		return len == NOISE_WG_INITIATION_LEN ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	case NOISE_WG_MSG_RESPONSE:
+		*type = NOISE_MSG_HANDSHAKE;
+		return len == NOISE_WG_RESPONSE_LEN ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	case NOISE_WG_MSG_COOKIE_REPLY:
+		*type = NOISE_MSG_COOKIE_REPLY;
+		return len == NOISE_WG_COOKIE_REPLY_LEN ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	case NOISE_WG_MSG_DATA:
+		*type = NOISE_MSG_TRANSPORT;
+		return len >= NOISE_WG_DATA_MIN_LEN ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	default:
+		return NOISE_DROP_BAD_TYPE;
+	}
+}
+
+static void noise_wg_native_header(u8 *msg, u8 msgno)
+{
+	struct noise_msg_header *h = (void *)msg;
+
+	h->type = NOISE_MSG_HANDSHAKE;
+	h->version = NOISE_WIRE_VERSION;
+	h->msgno = msgno;
+	h->reserved = 0;
+}
+
+/*
+ * MAC1 (keyed by our own static key, WireGuard's label: id->mac1_key) of
+ * either message, then the native layout: message 1 gains a zero receiver
+ * index after the sender index (4 bytes pushed), message 2 keeps its
+ * layout. MAC2 is not checked: we do not send cookie replies (yet; see
+ * wireguard.rst), a peer's mac2 is ignored as WireGuard does when not
+ * under load.
+ */
+static int noise_wg_rx_handshake(struct noise_device *nd, struct noise_identity *id,
+				 struct sk_buff *skb)
+{
+	u32 type = get_unaligned_le32(skb->data);
+
+	if (!noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len))
+		return -EBADMSG;
+	if (type == NOISE_WG_MSG_RESPONSE) {
+		noise_wg_native_header(skb->data, 2);
+		return 0;
+	}
+	if (skb_cow_head(skb, sizeof(__le32)))
+		return -ENOMEM;
+	skb_push(skb, sizeof(__le32));
+	/* type and sender index move to the front; receiver index 0 */
+	memmove(skb->data, skb->data + sizeof(__le32), 2 * sizeof(__le32));
+	noise_wg_native_header(skb->data, 1);
+	put_unaligned_le32(0, skb->data + 2 * sizeof(__le32));
+	return 0;
+}
+
+/* The peer whose handshake (or fresh session) has index @index. */
+static struct noise_peer *noise_wg_peer_by_index(struct noise_device *nd, __le32 index)
+{
+	struct noise_peer *peer = NULL;
+	struct noise_index *e;
+
+	rcu_read_lock_bh();
+	e = noise_index_lookup(&nd->index, index, NOISE_INDEX_HANDSHAKE);
+	if (!e)
+		e = noise_index_lookup(&nd->index, index, NOISE_INDEX_KEYPAIR);
+	if (e && e->peer)
+		peer = noise_peer_get_maybe_zero(e->peer);
+	rcu_read_unlock_bh();
+	return peer;
+}
+
+/*
+ * A cookie reply to our last initiation or response: store the cookie in
+ * the peer's maker (noise_cookie_reply_consume() decrypts it with the mac1
+ * we sent as associated data); the next retransmission carries mac2.
+ */
+static void noise_wg_rx_cookie_reply(struct noise_device *nd, struct sk_buff *skb)
+{
+	struct noise_wg_cookie_reply *r;
+	struct noise_peer *peer;
+	int err = -ENOENT;
+
+	if (skb_linearize(skb))
+		goto drop;
+	r = (void *)skb->data;
+	peer = noise_wg_peer_by_index(nd, r->receiver_index);
+	if (!peer) {
+		noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
+		goto free;
+	}
+	err = noise_cookie_reply_consume(&peer->cookie, r->nonce, r->encrypted_cookie);
+	/* Honoured by the next retransmission (1 s), as WireGuard does. */
+	if (err)
+		noise_count_drop(nd, peer, err == -EBADMSG ? NOISE_DROP_AUTH :
+				 NOISE_DROP_HANDSHAKE);
+	noise_peer_put(peer);
+free:
+	consume_skb(skb);
+	return;
+drop:
+	noise_count_drop(nd, NULL, NOISE_DROP_BAD_LENGTH);
+	kfree_skb(skb);
+}
+
+/*
+ * hs.c wrote a native message (header, sender, receiver, Noise message,
+ * room for the MACs): WireGuard's layout, then mac1 (the peer's static
+ * key) and mac2 (its cookie, if it gave us one within 115 s; else zero).
+ */
+static unsigned int noise_wg_hs_seal(struct noise_peer *peer, u8 *msg, unsigned int len)
+{
+	u8 msgno = ((struct noise_msg_header *)msg)->msgno;
+
+	if (msgno == 1) {
+		memmove(msg + 2 * sizeof(__le32), msg + 3 * sizeof(__le32),
+			len - 3 * sizeof(__le32));
+		len -= sizeof(__le32);
+		put_unaligned_le32(NOISE_WG_MSG_INITIATION, msg);
+	} else {
+		put_unaligned_le32(NOISE_WG_MSG_RESPONSE, msg);
+	}
+	noise_cookie_add_macs(&peer->cookie, msg, len - 2 * NOISE_MAC_LEN);
+	return len;
+}
+
+/* A retransmission: the MACs again (mac2 with a cookie received since). */
+static void noise_wg_hs_remac(struct noise_peer *peer, u8 *msg, unsigned int len)
+{
+	noise_cookie_add_macs(&peer->cookie, msg, len - 2 * NOISE_MAC_LEN);
+}
+
+static void noise_wg_data_header(u8 hdr[4])
+{
+	put_unaligned_le32(NOISE_WG_MSG_DATA, hdr);
+}
+
+const struct noise_framing_ops noise_wg_framing = {
+	.profile = NOISE_WG_PROFILE,
+	.construction = NOISE_WG_CONSTRUCTION,
+	.prologue = NOISE_WG_IDENTIFIER,
+	.label_mac1 = NOISE_WG_LABEL_MAC1,
+	.label_cookie = NOISE_WG_LABEL_COOKIE,
+	.rx_check = noise_wg_rx_check,
+	.rx_handshake = noise_wg_rx_handshake,
+	.rx_cookie_reply = noise_wg_rx_cookie_reply,
+	.hs_seal = noise_wg_hs_seal,
+	.hs_remac = noise_wg_hs_remac,
+	.data_header = noise_wg_data_header,
+	.data_ad = false,
+};
+EXPORT_SYMBOL_NS_GPL(noise_wg_framing, NOISE_INTERNAL);
+
+/**
+ * noise_framing_by_name() - the framing of a configured protocol name.
+ * @name: what the user configured.
+ *
+ * Context: any.
+ * Return: the ops of a profile ("WireGuard"), or NULL (a Noise protocol
+ * name in the native framing).
+ */
+const struct noise_framing_ops *noise_framing_by_name(const char *name)
+{
+	return strcmp(name, NOISE_WG_PROFILE) ? NULL : &noise_wg_framing;
+}
+EXPORT_SYMBOL_NS_GPL(noise_framing_by_name, NOISE_INTERNAL);
+
+/**
+ * noise_framing_mac1_key() - the MAC1 key of a static public key.
+ * @p: the device's protocol (its framing chooses the label).
+ * @key: out.
+ * @pub: the static public key whose owner receives the MACed messages.
+ * @len: its length.
+ *
+ * Context: any.
+ */
+void noise_framing_mac1_key(const struct noise_tunnel_proto *p, u8 key[NOISE_KEY_LEN],
+			    const u8 *pub, unsigned int len)
+{
+	struct blake2s_state st;
+
+	if (!p->framing) {
+		noise_hs_mac1_key(key, pub, len);
+		return;
+	}
+	blake2s_init(&st, NOISE_KEY_LEN);
+	blake2s_update(&st, p->framing->label_mac1, strlen(p->framing->label_mac1));
+	blake2s_update(&st, pub, len);
+	blake2s_final(&st, key);
+}
+EXPORT_SYMBOL_NS_GPL(noise_framing_mac1_key, NOISE_INTERNAL);
+
+/**
+ * noise_framing_peer_keys() - (re)key a peer's cookie maker.
+ * @p: the device's protocol.
+ * @peer: the peer (its public key is set).
+ *
+ * Context: process, conf_lock held.
+ */
+void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_peer *peer)
+{
+	if (p->framing)
+		noise_cookie_maker_init(&peer->cookie, p->framing->label_mac1,
+					p->framing->label_cookie, peer->public_key,
+					p->info.dh_len);
+}
+EXPORT_SYMBOL_NS_GPL(noise_framing_peer_keys, NOISE_INTERNAL);

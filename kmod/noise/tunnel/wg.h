@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise tunnel: the WireGuard profile (Documentation/wireguard.rst).
+ *
+ * A device whose protocol is "WireGuard" runs our engine's
+ * Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s with WireGuard's prologue and
+ * speaks WireGuard's wire format: the framing ops below translate between
+ * it and the tunnel's own (native) framing at the two edges (the receive
+ * classifier, the handshake writer, the transport header), so peers,
+ * sessions, routing, replay windows and timers are the tunnel's own code.
+ */
+#ifndef _NOISE_TUNNEL_WG_H
+#define _NOISE_TUNNEL_WG_H
+
+#include <linux/types.h>
+#include "device.h"
+#include "messages.h"
+
+struct noise_peer;
+struct sk_buff;
+
+/* The profile's name (NOISE_A_DEVICE_PROTOCOL, "Protocol =" in a config). */
+#define NOISE_WG_PROFILE		"WireGuard"
+/* What the engine runs for it, and WireGuard's identifier (the prologue). */
+#define NOISE_WG_CONSTRUCTION		"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
+#define NOISE_WG_IDENTIFIER		"WireGuard v1 zx2c4 Jason@zx2c4.com"
+#define NOISE_WG_LABEL_MAC1		"mac1----"
+#define NOISE_WG_LABEL_COOKIE		"cookie--"
+
+/* Message types: one byte and three zero bytes, read as one __le32. */
+enum noise_wg_msg_type {
+	NOISE_WG_MSG_INITIATION = 1,
+	NOISE_WG_MSG_RESPONSE = 2,
+	NOISE_WG_MSG_COOKIE_REPLY = 3,
+	NOISE_WG_MSG_DATA = 4,
+};
+
+#define NOISE_WG_KEY_LEN		32
+#define NOISE_WG_INITIATION_LEN		148
+#define NOISE_WG_RESPONSE_LEN		92
+#define NOISE_WG_COOKIE_REPLY_LEN	64
+#define NOISE_WG_DATA_HEADER_LEN	16
+#define NOISE_WG_DATA_MIN_LEN		(NOISE_WG_DATA_HEADER_LEN + NOISE_TAG_LEN)
+/* Under load (the handshake queue 1/8 full), mac2 is asked for. */
+#define NOISE_WG_UNDER_LOAD		(NOISE_MAX_QUEUED_HANDSHAKES / 8)
+
+struct noise_wg_initiation {
+	__le32 type;
+	__le32 sender_index;
+	u8 ephemeral[NOISE_WG_KEY_LEN];
+	u8 encrypted_static[NOISE_WG_KEY_LEN + NOISE_TAG_LEN];
+	u8 encrypted_timestamp[NOISE_TIMESTAMP_LEN + NOISE_TAG_LEN];
+	u8 mac1[NOISE_MAC_LEN];
+	u8 mac2[NOISE_MAC_LEN];
+} __packed;
+
+struct noise_wg_response {
+	__le32 type;
+	__le32 sender_index;
+	__le32 receiver_index;
+	u8 ephemeral[NOISE_WG_KEY_LEN];
+	u8 encrypted_nothing[NOISE_TAG_LEN];
+	u8 mac1[NOISE_MAC_LEN];
+	u8 mac2[NOISE_MAC_LEN];
+} __packed;
+
+struct noise_wg_cookie_reply {
+	__le32 type;
+	__le32 receiver_index;
+	u8 nonce[NOISE_COOKIE_NONCE_LEN];
+	u8 encrypted_cookie[NOISE_COOKIE_LEN + NOISE_TAG_LEN];
+} __packed;
+
+struct noise_wg_data {
+	__le32 type;
+	__le32 receiver_index;
+	__le64 counter;
+} __packed;
+
+static_assert(sizeof(struct noise_wg_initiation) == NOISE_WG_INITIATION_LEN);
+static_assert(sizeof(struct noise_wg_response) == NOISE_WG_RESPONSE_LEN);
+static_assert(sizeof(struct noise_wg_cookie_reply) == NOISE_WG_COOKIE_REPLY_LEN);
+static_assert(sizeof(struct noise_wg_data) == NOISE_WG_DATA_HEADER_LEN);
+
+/*
+ * struct noise_framing_ops - a wire format other than the tunnel's own.
+ * A protocol's noise_tunnel_proto.framing is NULL for the native framing
+ * (Documentation/wire-format.rst) or points to one of these.
+ * @profile: the name users configure ("Protocol = ...").
+ * @construction: the Noise protocol the engine runs.
+ * @prologue: the prologue of every handshake.
+ * @label_mac1, @label_cookie: labels of the keyed BLAKE2s MAC keys.
+ * @rx_check: type and length verdict before any crypto (softirq); *type
+ *	is the native type (NOISE_MSG_*).
+ * @rx_handshake: a checked handshake message (linear, softirq): verify its
+ *	MACs and turn it into the native layout in place. 0 or -errno (drop).
+ * @rx_cookie_reply: a checked cookie reply (softirq); consumes the skb.
+ * @hs_seal: a native handshake message of @len bytes written by hs.c for
+ *	@peer: turn it into the wire layout and add the MACs; the new length.
+ * @hs_remac: the MACs of a wire message again, before it is resent.
+ * @data_header: the first four bytes of a transport header.
+ * @data_ad: the transport header is the AEAD's associated data.
+ */
+struct noise_framing_ops {
+	const char *profile;
+	const char *construction;
+	const char *prologue;
+	const char *label_mac1, *label_cookie;
+	enum noise_drop (*rx_check)(const u8 *msg, unsigned int len, u8 *type);
+	int (*rx_handshake)(struct noise_device *nd, struct noise_identity *id,
+			    struct sk_buff *skb);
+	void (*rx_cookie_reply)(struct noise_device *nd, struct sk_buff *skb);
+	unsigned int (*hs_seal)(struct noise_peer *peer, u8 *msg, unsigned int len);
+	void (*hs_remac)(struct noise_peer *peer, u8 *msg, unsigned int len);
+	void (*data_header)(u8 hdr[4]);
+	bool data_ad;
+};
+
+extern const struct noise_framing_ops noise_wg_framing;
+
+/* The Noise protocol name the engine runs for @p. */
+static inline const char *noise_proto_hs_name(const struct noise_tunnel_proto *p)
+{
+	return p->framing ? p->framing->construction : p->name;
+}
+
+const struct noise_framing_ops *noise_framing_by_name(const char *name);
+void noise_framing_mac1_key(const struct noise_tunnel_proto *p, u8 key[NOISE_KEY_LEN],
+			    const u8 *pub, unsigned int len);
+void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_peer *peer);
+
+#endif /* _NOISE_TUNNEL_WG_H */

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# WireGuard under load, for wg-kernel.sh's cookie case.
+#
+#   wg-flood.py flood ADDR PORT PUBKEY SECONDS SRC
+#       sends handshake initiations (148 bytes, type 1) with a valid mac1
+#       for the WireGuard whose public key is PUBKEY (base64), random
+#       otherwise, as fast as it can, to ADDR:PORT for SECONDS, from many
+#       source ports of address SRC: each costs the receiver a DH, so its handshake queue
+#       fills and it goes "under load" (1/8 of 4096 queued)
+#   wg-flood.py watch IFACE SECONDS OURPORT THEIRPORT
+#       on IFACE (both directions), counts the cookie replies (type 3) sent
+#       to OURPORT and the initiations (type 1) from OURPORT to THEIRPORT
+#       with a non-zero mac2 (a cookie honoured), and the cookie replies
+#       to other ports (the flooders); prints "cookie_replies=N
+#       mac2_initiations=M cookie_replies_to_others=K" at the end (or when the file
+#       $UDP_STOP exists); prints "# ready" once it captures
+
+import base64
+import hashlib
+import os
+import select
+import socket
+import struct
+import sys
+import time
+
+ETH_P_ALL = 3
+
+
+def flood(addr, port, pub, seconds, src):
+    key = hashlib.blake2s(b'mac1----' + base64.b64decode(pub)).digest()
+    socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(16)]
+    for s in socks:
+        s.bind((src, 0))
+    end = time.time() + seconds
+    n = 0
+    while time.time() < end:
+        for s in socks:
+            body = struct.pack('<II', 1, n & 0xffffffff) + os.urandom(108)
+            mac1 = hashlib.blake2s(body, key=key, digest_size=16).digest()
+            try:
+                s.sendto(body + mac1 + bytes(16), (addr, port))
+            except OSError:
+                pass
+            n += 1
+    print('# sent=%d' % n)
+
+
+def udp_of(frame):
+    """(sport, dport, payload) of an Ethernet frame with IPv4/6 UDP, or None."""
+    if len(frame) < 14:
+        return None
+    ethertype = struct.unpack('!H', frame[12:14])[0]
+    ip = frame[14:]
+    if ethertype == 0x0800 and len(ip) >= 20 and ip[9] == 17:
+        udp = ip[(ip[0] & 0xf) * 4:]
+    elif ethertype == 0x86dd and len(ip) >= 40 and ip[6] == 17:
+        udp = ip[40:]
+    else:
+        return None
+    if len(udp) < 8:
+        return None
+    sport, dport, ulen = struct.unpack('!HHH', udp[0:6])
+    return sport, dport, udp[8:ulen]
+
+
+def watch(iface, seconds, ours, theirs):
+    stop = os.environ.get('UDP_STOP')
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    s.bind((iface, ETH_P_ALL))
+    print('# ready', flush=True)
+    cookies = mac2 = others = 0
+    end = time.time() + seconds
+    while time.time() < end and not (stop and os.path.exists(stop)):
+        r, _, _ = select.select([s], [], [], 0.2)
+        if not r:
+            continue
+        u = udp_of(s.recvfrom(65535)[0])
+        if not u:
+            continue
+        sport, dport, p = u
+        if len(p) == 64 and p[:4] == b'\x03\0\0\0':
+            if dport == ours:
+                cookies += 1
+            else:
+                others += 1
+        elif (sport == ours and dport == theirs and len(p) == 148 and
+              p[:4] == b'\x01\0\0\0' and any(p[132:])):
+            mac2 += 1
+    print('cookie_replies=%d mac2_initiations=%d cookie_replies_to_others=%d' %
+          (cookies, mac2, others))
+
+
+def main(argv):
+    if len(argv) == 7 and argv[1] == 'flood':
+        flood(argv[2], int(argv[3]), argv[4], float(argv[5]), argv[6])
+    elif len(argv) == 6 and argv[1] == 'watch':
+        watch(argv[2], float(argv[3]), int(argv[4]), int(argv[5]))
+    else:
+        sys.exit(__doc__ if __doc__ else 'usage: see the header of ' + argv[0])
+
+
+if __name__ == '__main__':
+    main(sys.argv)
