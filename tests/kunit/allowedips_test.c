@@ -35,7 +35,7 @@ struct fake_peer {
 #define P(fp) ((struct noise_peer *)(fp))
 
 struct aip_env {
-	struct mutex lock;
+	struct mutex lock;	/* the table's update mutex */
 	struct noise_allowedips t;
 	struct fake_peer peers[64];
 };
@@ -162,7 +162,8 @@ static void aip_test_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, look(e, AF_INET, "0.0.0.1"), 1);
 
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "::", 0, 4), 0);
-	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 128, 5), 0);
+	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 128, 5),
+			0);
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "2001:db8::1", 128, 6), 0);
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "2001:db8::", 64, 7), 0);
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "2001:db8::8000:0:0:0", 65, 8), 0);
@@ -596,9 +597,10 @@ static void aip_test_random(struct kunit *test)
 				continue;
 			x->peer = prandom_u32_state(&rs) % ARRAY_SIZE(e->peers);
 			mutex_lock(&e->lock);
+			peer = x->peer;
 			KUNIT_EXPECT_EQ(test, noise_allowedips_insert(&e->t, r->family, x->addr,
-								      x->cidr, P(&e->peers[x->peer]),
-								      &e->peers[x->peer].entries,
+								      x->cidr, P(&e->peers[peer]),
+								      &e->peers[peer].entries,
 								      NULL), 0);
 			mutex_unlock(&e->lock);
 		}
@@ -634,6 +636,7 @@ static struct kunit_suite aip_suite = {
 	.name = "noise_allowedips",
 	.test_cases = aip_cases,
 };
+
 kunit_test_suites(&aip_suite);
 
 MODULE_LICENSE("GPL");
