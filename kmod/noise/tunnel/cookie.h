@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MAC1, MAC2 and cookie replies (the handshake DoS defence), framing-neutral:
+ * the caller tells where the two MACs sit in its message. Given WireGuard's
+ * labels it produces WireGuard's bytes. See Documentation/cookies.rst.
+ */
+#ifndef _NOISE_TUNNEL_COOKIE_H
+#define _NOISE_TUNNEL_COOKIE_H
+
+#include <linux/types.h>
+#include <linux/seqlock.h>
+#include <linux/spinlock.h>
+#include <linux/time64.h>
+
+struct sockaddr;
+
+#define NOISE_COOKIE_KEY_LEN		32	/* BLAKE2s-256 of label || key */
+#define NOISE_COOKIE_SECRET_LEN		32
+#define NOISE_COOKIE_MAC_LEN		16	/* mac1 and mac2 each */
+#define NOISE_COOKIE_LEN		16
+#define NOISE_COOKIE_NONCE_LEN		24	/* XChaCha20-Poly1305 */
+#define NOISE_COOKIE_ENCRYPTED_LEN	(NOISE_COOKIE_LEN + 16)
+/* The responder's secret is replaced after this long. */
+#define NOISE_COOKIE_SECRET_MAX_AGE	(120 * NSEC_PER_SEC)
+/* The maker stops using a cookie this long before the secret's age. */
+#define NOISE_COOKIE_LATENCY		(5 * NSEC_PER_SEC)
+
+/*
+ * Labels are C strings of any length (the NUL is not hashed). WireGuard's
+ * are below; our framing's are NOISE_LABEL_MAC1 and NOISE_LABEL_COOKIE in
+ * tunnel/messages.h (the tunnel's wire format owns them).
+ */
+#define NOISE_COOKIE_WG_LABEL_MAC1	"mac1----"
+#define NOISE_COOKIE_WG_LABEL_COOKIE	"cookie--"
+
+/*
+ * Responder side, one per device. All fields under @lock: readers use the
+ * seqcount (lockless, retried), writers its spinlock with BH disabled.
+ */
+struct noise_cookie_checker {
+	seqlock_t lock;
+	u8 mac1_key[NOISE_COOKIE_KEY_LEN];
+	u8 cookie_key[NOISE_COOKIE_KEY_LEN];
+	u8 secret[NOISE_COOKIE_SECRET_LEN];
+	u8 prev_secret[NOISE_COOKIE_SECRET_LEN];
+	u64 secret_birth;	/* boottime ns */
+	u64 prev_birth;
+	bool has_key;
+	bool has_prev;
+#if IS_ENABLED(CONFIG_KUNIT)
+	s64 test_clock_offset;	/* KUnit only: added to the clock */
+#endif
+};
+
+/* Initiator side, one per peer. Keys are constant after init. */
+struct noise_cookie_maker {
+	spinlock_t lock;	/* the fields below the keys; BH disabled */
+	u8 mac1_key[NOISE_COOKIE_KEY_LEN];
+	u8 cookie_key[NOISE_COOKIE_KEY_LEN];
+	u8 last_mac1[NOISE_COOKIE_MAC_LEN];
+	u8 cookie[NOISE_COOKIE_LEN];
+	u64 cookie_birth;	/* boottime ns of the reply's arrival */
+	bool have_sent_mac1;
+	bool cookie_valid;
+#if IS_ENABLED(CONFIG_KUNIT)
+	s64 test_clock_offset;
+#endif
+};
+
+enum noise_cookie_verdict {
+	NOISE_COOKIE_BAD_MAC1,	/* drop; it cost one keyed hash */
+	NOISE_COOKIE_VALID_MAC1,	/* mac2 not asked for, or not valid */
+	NOISE_COOKIE_VALID_MAC2,	/* mac1 and mac2 valid */
+};
+
+void noise_cookie_checker_init(struct noise_cookie_checker *c);
+void noise_cookie_checker_set_key(struct noise_cookie_checker *c,
+				  const char *label_mac1,
+				  const char *label_cookie,
+				  const u8 *static_pub, size_t pub_len);
+void noise_cookie_checker_uninit(struct noise_cookie_checker *c);
+void noise_cookie_checker_rotate(struct noise_cookie_checker *c);
+
+enum noise_cookie_verdict
+noise_cookie_validate(struct noise_cookie_checker *c, const u8 *msg,
+		      size_t mac_off, const struct sockaddr *src,
+		      bool check_mac2);
+int noise_cookie_reply_create(struct noise_cookie_checker *c, const u8 *msg,
+			      size_t mac_off, const struct sockaddr *src,
+			      u8 nonce[NOISE_COOKIE_NONCE_LEN],
+			      u8 encrypted_cookie[NOISE_COOKIE_ENCRYPTED_LEN]);
+
+void noise_cookie_maker_init(struct noise_cookie_maker *m,
+			     const char *label_mac1,
+			     const char *label_cookie,
+			     const u8 *peer_pub, size_t pub_len);
+void noise_cookie_maker_uninit(struct noise_cookie_maker *m);
+void noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
+			   size_t mac_off);
+int noise_cookie_reply_consume(struct noise_cookie_maker *m,
+			       const u8 nonce[NOISE_COOKIE_NONCE_LEN],
+			       const u8 encrypted_cookie[NOISE_COOKIE_ENCRYPTED_LEN]);
+
+#endif /* _NOISE_TUNNEL_COOKIE_H */
