@@ -186,6 +186,7 @@ int noise_device_set_protocol(struct noise_device *nd, const char *name,
 	noise_ident_swap(nd, id);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_device_set_protocol, NOISE_INTERNAL);
 
 /**
  * noise_device_set_private_key() - set or remove the static key.
@@ -227,6 +228,7 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_device_set_private_key, NOISE_INTERNAL);
 
 void noise_device_get_public_key(struct noise_device *nd, u8 *out, unsigned int *len)
 {
@@ -400,6 +402,7 @@ static void noise_setup(struct net_device *dev)
 	dev->type = ARPHRD_NONE;
 	dev->flags = IFF_POINTOPOINT | IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->needs_free_netdev = true;
 	noise_netdev_set_lltx(dev);
 	dev->features |= F;
 	dev->hw_features |= F;
@@ -496,6 +499,39 @@ static int noise_newlink(struct net *src_net, struct net_device *dev,
 	dev->priv_destructor = noise_destruct;
 	return 0;
 }
+
+/**
+ * noise_device_create_test() - a registered device in init_net (KUnit).
+ * @name: its name.
+ *
+ * Context: process, RTNL not held.
+ * Return: the device or ERR_PTR(); destroy with noise_device_destroy_test().
+ */
+struct noise_device *noise_device_create_test(const char *name)
+{
+	struct net_device *dev;
+	int err;
+
+	dev = alloc_netdev(sizeof(struct noise_device), name, NET_NAME_USER, noise_setup);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->rtnl_link_ops = &noise_link_ops;
+	rtnl_lock();
+	err = noise_newlink(&init_net, dev, NULL, NULL, NULL);
+	rtnl_unlock();
+	if (err) {
+		free_netdev(dev);
+		return ERR_PTR(err);
+	}
+	return netdev_priv(dev);
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_create_test, NOISE_INTERNAL);
+
+void noise_device_destroy_test(struct noise_device *nd)
+{
+	unregister_netdev(nd->dev);
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_destroy_test, NOISE_INTERNAL);
 
 struct rtnl_link_ops noise_link_ops __read_mostly = {
 	.kind		= KBUILD_MODNAME,

@@ -46,6 +46,9 @@ enum noise_drop {
 	NOISE_DROP_COUNT
 };
 
+/* noise_msg_check(): the message may go on. */
+#define NOISE_MSG_OK	NOISE_DROP_COUNT
+
 /* Per-CPU counters of a device or a peer (u64_stats_sync for 32-bit). */
 struct noise_pcpu_stats {
 	u64_stats_t rx_bytes, rx_packets, tx_bytes, tx_packets;
@@ -119,7 +122,6 @@ struct noise_index_table {
 /* Peer lookup by static public key (hash of the key; RCU readers). */
 #define NOISE_PEER_HASH_BITS	11
 
-
 /*
  * struct noise_device - netdev_priv() of a noise device.
  * @dev: the net_device.
@@ -154,8 +156,8 @@ struct noise_device {
 	struct sock __rcu *sock4, *sock6;
 	u16 listen_port;
 	u32 fwmark;
-	struct mutex conf_lock;
-	struct mutex hs_lock;
+	struct mutex conf_lock;		/* configuration, peer list */
+	struct mutex hs_lock;		/* handshake state */
 	struct list_head peer_list;
 	struct hlist_head peer_hash[1 << NOISE_PEER_HASH_BITS];
 	unsigned int num_peers;
@@ -182,6 +184,10 @@ static inline struct noise_device *noise_netdev_priv(const struct net_device *de
 	return netdev_priv(dev);
 }
 
+/* KUnit only (NOISE_INTERNAL). */
+struct noise_device *noise_device_create_test(const char *name);
+void noise_device_destroy_test(struct noise_device *nd);
+
 /* Configuration (contracts/tunnel-api.md); conf_lock held. */
 int noise_device_set_protocol(struct noise_device *nd, const char *name,
 			      struct netlink_ext_ack *extack);
@@ -198,6 +204,8 @@ u32 noise_device_fwmark(struct noise_device *nd);
 /* Count a drop on the device (and on @peer if not NULL); any context. */
 void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		      enum noise_drop why);
+enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
+				unsigned int len, u8 *type);
 void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 		      struct noise_stats *out);
 

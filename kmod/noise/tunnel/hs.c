@@ -236,11 +236,12 @@ static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
 	for (i = 0; !err && i < id->proto.info.num_psks; i++)
 		err = noise_handshake_set_psk(hs, i, psks[i]);
 	memzero_explicit(nhs->psks, sizeof(nhs->psks));
-	if (!err)
-		err = noise_handshake_set_precomputed_ss(hs, peer->ss);
-	if (!err)
-		nhs->found = peer;
-	return err;
+	if (err)
+		return err;
+	/* Only a saving; -EINVAL when the pattern has no ss token. */
+	noise_handshake_set_precomputed_ss(hs, peer->ss);
+	nhs->found = peer;
+	return 0;
 }
 
 /*

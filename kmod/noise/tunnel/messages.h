@@ -6,6 +6,7 @@
 #ifndef _NOISE_TUNNEL_MESSAGES_H
 #define _NOISE_TUNNEL_MESSAGES_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/build_bug.h>
 #include <linux/jiffies.h>
@@ -94,7 +95,7 @@ static_assert(sizeof(struct noise_msg_transport) == 16);
 #define NOISE_MAX_HS_MSG_LEN		512
 
 /* Timers and limits (WireGuard's values where it has one). */
-#define NOISE_REKEY_AFTER_MESSAGES	(1ULL << 60)
+#define NOISE_REKEY_AFTER_MESSAGES	BIT_ULL(60)
 #define NOISE_REJECT_AFTER_MESSAGES	(U64_MAX - NOISE_REPLAY_WINDOW - 1)
 #define NOISE_REKEY_TIMEOUT		(5 * HZ)
 #define NOISE_HS_RETRANSMIT		(1 * HZ)	/* resend last message */
@@ -108,6 +109,6 @@ static_assert(sizeof(struct noise_msg_transport) == 16);
 #define NOISE_MAX_QUEUED_HANDSHAKES	4096		/* per device */
 #define NOISE_MAX_QUEUED_PACKETS	1024		/* per CPU worker */
 #define NOISE_MAX_ANON_HANDSHAKES	256		/* per device */
-#define NOISE_MAX_PEERS			(1U << 20)
+#define NOISE_MAX_PEERS			BIT(20)
 
 #endif /* _NOISE_TUNNEL_MESSAGES_H */

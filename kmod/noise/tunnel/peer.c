@@ -61,8 +61,7 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 			      peer->public_key);
 	if (err)
 		return err;
-	blake2s(peer->hint_key, peer->ss, (const u8 *)NOISE_LABEL_HINT,
-		sizeof(peer->hint_key), len, sizeof(NOISE_LABEL_HINT) - 1);
+	noise_hint_key(peer->hint_key, peer->ss, len);
 	peer->ss_ok = true;
 	return 0;
 }
@@ -123,6 +122,7 @@ err_peer:
 	kfree(peer);
 	return ERR_PTR(-ENOMEM);
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
 
 /**
  * noise_peer_lookup() - the peer with this static public key.
@@ -145,6 +145,7 @@ struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_k
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_lookup, NOISE_INTERNAL);
 
 /**
  * noise_peer_hint_lookup() - the peer a message-1 hint names.
@@ -175,6 +176,15 @@ struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
 	memzero_explicit(mac, sizeof(mac));
 	return found;
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup, NOISE_INTERNAL);
+
+/* hint key = BLAKE2s-256(key = NOISE_LABEL_HINT, ss); both ends know ss. */
+void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len)
+{
+	blake2s(out, ss, (const u8 *)NOISE_LABEL_HINT, NOISE_KEY_LEN, len,
+		sizeof(NOISE_LABEL_HINT) - 1);
+}
+EXPORT_SYMBOL_NS_GPL(noise_hint_key, NOISE_INTERNAL);
 
 /* hint = BLAKE2s-128(key = hint_key, salt). */
 void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt)
@@ -182,6 +192,7 @@ void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *sa
 	blake2s(out, salt, hint_key, NOISE_HINT_LEN, NOISE_HINT_SALT_LEN,
 		NOISE_KEY_LEN);
 }
+EXPORT_SYMBOL_NS_GPL(noise_hint_compute, NOISE_INTERNAL);
 
 static void noise_peer_free_rcu(struct rcu_head *rcu)
 {
@@ -257,6 +268,7 @@ void noise_peer_remove(struct noise_peer *peer)
 	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
 	noise_peer_put(peer);
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
 
 void noise_peer_remove_all(struct noise_device *nd)
 {
@@ -269,8 +281,7 @@ void noise_peer_remove_all(struct noise_device *nd)
 
 /* -------- configuration setters for netlink (conf_lock held) -------- */
 
-int noise_peer_set_psks(struct noise_peer *peer,
-			const u8 (*psks)[NOISE_PSK_LEN], unsigned int n)
+int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
 {
 	struct noise_device *nd = peer->nd;
 	struct noise_identity *id;
@@ -357,6 +368,7 @@ void noise_index_init(struct noise_index_table *t)
 	for (i = 0; i < ARRAY_SIZE(t->buckets); i++)
 		INIT_HLIST_HEAD(&t->buckets[i]);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_init, NOISE_INTERNAL);
 
 static struct hlist_head *noise_index_bucket(struct noise_index_table *t, __le32 index)
 {
@@ -381,6 +393,7 @@ again:
 	hlist_add_head_rcu(&e->node, noise_index_bucket(t, idx));
 	spin_unlock_bh(&t->lock);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_insert, NOISE_INTERNAL);
 
 /* @new takes over @old's index (a handshake becoming a keypair). */
 void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
@@ -392,6 +405,7 @@ void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
 	INIT_HLIST_NODE(&old->node);
 	spin_unlock_bh(&t->lock);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_replace, NOISE_INTERNAL);
 
 void noise_index_remove(struct noise_index_table *t, struct noise_index *e)
 {
@@ -400,6 +414,7 @@ void noise_index_remove(struct noise_index_table *t, struct noise_index *e)
 		hlist_del_init_rcu(&e->node);
 	spin_unlock_bh(&t->lock);
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_remove, NOISE_INTERNAL);
 
 /* Context: rcu_read_lock(_bh). */
 struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index,
@@ -412,6 +427,7 @@ struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index
 			return e;
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(noise_index_lookup, NOISE_INTERNAL);
 
 /* ---------------------------- keypairs ------------------------------ */
 
@@ -456,6 +472,11 @@ static struct noise_keypair *noise_kp_take(struct noise_keypair __rcu **slot,
 	return kp;
 }
 
+static struct noise_keypair *noise_kp_current(struct noise_keypairs *k)
+{
+	return rcu_dereference_protected(k->current_kp, lockdep_is_held(&k->lock));
+}
+
 /* Drop every session of @peer. Context: any but hard irq. */
 void noise_keypairs_clear(struct noise_peer *peer)
 {
@@ -489,9 +510,7 @@ void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp)
 	if (kp->confirmed) {
 		drop1 = noise_kp_take(&k->previous_kp, peer);
 		drop2 = noise_kp_take(&k->next_kp, peer);
-		rcu_assign_pointer(k->previous_kp,
-				   rcu_dereference_protected(k->current_kp,
-						lockdep_is_held(&k->lock)));
+		rcu_assign_pointer(k->previous_kp, noise_kp_current(k));
 		rcu_assign_pointer(k->current_kp, kp);
 	} else {
 		drop1 = noise_kp_take(&k->next_kp, peer);
@@ -519,9 +538,7 @@ bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp)
 	spin_lock_bh(&k->lock);
 	if (rcu_access_pointer(k->next_kp) == kp) {
 		old = noise_kp_take(&k->previous_kp, peer);
-		rcu_assign_pointer(k->previous_kp,
-				   rcu_dereference_protected(k->current_kp,
-						lockdep_is_held(&k->lock)));
+		rcu_assign_pointer(k->previous_kp, noise_kp_current(k));
 		rcu_assign_pointer(k->current_kp, kp);
 		RCU_INIT_POINTER(k->next_kp, NULL);
 		WRITE_ONCE(kp->confirmed, true);

@@ -202,8 +202,7 @@ struct noise_peer *noise_peer_get(struct noise_peer *peer);
 void noise_peer_put(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
 
-int noise_peer_set_psks(struct noise_peer *peer,
-			const u8 (*psks)[NOISE_PSK_LEN], unsigned int n);
+int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n);
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
 int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
 			    size_t len);
@@ -211,6 +210,7 @@ void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *o
 void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds);
 u16 noise_peer_keepalive(struct noise_peer *peer);
 u64 noise_peer_last_handshake_ns(struct noise_peer *peer);
+void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len);
 void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt);
 
 void noise_index_init(struct noise_index_table *t);

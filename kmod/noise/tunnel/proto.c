@@ -100,6 +100,7 @@ int noise_tunnel_protocol_ok(const char *name, unsigned int *dh_len,
 		*dh_len = info.dh_len;
 	return err;
 }
+EXPORT_SYMBOL_NS_GPL(noise_tunnel_protocol_ok, NOISE_INTERNAL);
 
 struct noise_calib {
 	u8 priv[2][NOISE_MAX_DHLEN], pub[2][NOISE_MAX_DHLEN];
@@ -226,3 +227,4 @@ int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 		NL_SET_ERR_MSG(extack, "the engine cannot run this protocol");
 	return err;
 }
+EXPORT_SYMBOL_NS_GPL(noise_tunnel_protocol_parse, NOISE_INTERNAL);

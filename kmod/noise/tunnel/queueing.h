@@ -30,6 +30,7 @@ struct noise_skb_cb {
 	u8 dir;				/* enum noise_cb_dir */
 	void *owner;			/* inline request slot in use */
 };
+
 #define NOISE_CB(skb) ((struct noise_skb_cb *)(skb)->cb)
 static_assert(sizeof(struct noise_skb_cb) <= sizeof_field(struct sk_buff, cb));
 

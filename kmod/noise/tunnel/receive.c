@@ -62,32 +62,57 @@ static bool noise_rx_pull_udp(struct sk_buff *skb)
 	return skb->len == len;
 }
 
-/* A handshake message: exact length, MAC1, then to the handshake work. */
+/**
+ * noise_msg_check() - accept or refuse a message by type and length alone.
+ * @p: the device's protocol.
+ * @msg: the UDP payload (at least min(@len, 12) bytes readable).
+ * @len: its length.
+ * @type: out: the message type when accepted.
+ *
+ * Context: any; no crypto.
+ * Return: NOISE_MSG_OK, or the drop reason.
+ */
+enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
+				unsigned int len, u8 *type)
+{
+	const struct noise_msg_header *h = (const void *)msg;
+
+	if (len < sizeof(*h))
+		return NOISE_DROP_BAD_LENGTH;
+	if (h->version != NOISE_WIRE_VERSION)
+		return NOISE_DROP_BAD_TYPE;
+	*type = h->type;
+	switch (h->type) {
+	case NOISE_MSG_HANDSHAKE:
+		if (h->msgno < 1 || h->msgno > p->info.num_msgs)
+			return NOISE_DROP_BAD_TYPE;
+		return len == p->msg_len[h->msgno] ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	case NOISE_MSG_COOKIE_REPLY:
+		return len == sizeof(struct noise_msg_cookie_reply) ? NOISE_MSG_OK :
+		       NOISE_DROP_BAD_LENGTH;
+	case NOISE_MSG_TRANSPORT:
+		return len >= NOISE_TRANSPORT_MIN_LEN ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	default:
+		return NOISE_DROP_BAD_TYPE;
+	}
+}
+EXPORT_SYMBOL_NS_GPL(noise_msg_check, NOISE_INTERNAL);
+
+/* A handshake message (type and length checked): MAC1, then the work. */
 static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *id,
 			       struct sk_buff *skb)
 {
-	const struct noise_msg_header *h = (const void *)skb->data;
-	unsigned int msgno = h->msgno;
+	unsigned int msgno = ((const struct noise_msg_header *)skb->data)->msgno;
 
-	if (msgno < 1 || msgno > id->proto.info.num_msgs) {
-		noise_count_drop(nd, NULL, NOISE_DROP_BAD_TYPE);
-		goto free;
-	}
-	if (skb->len != id->proto.msg_len[msgno]) {
-		noise_count_drop(nd, NULL, NOISE_DROP_BAD_LENGTH);
-		goto free;
-	}
 	if (skb_linearize(skb) || !id->has_key ||
 	    ((msgno & 1) && !noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len)) ||
 	    skb_queue_len(&nd->hs_queue) >= NOISE_MAX_QUEUED_HANDSHAKES) {
 		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
-		goto free;
+		kfree_skb(skb);
+		return;
 	}
 	skb_queue_tail(&nd->hs_queue, skb);
 	queue_work(nd->hs_wq, &nd->hs_work);
-	return;
-free:
-	kfree_skb(skb);
 }
 
 /* A transport message: index, window, age; then decrypt. */
@@ -99,8 +124,7 @@ static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
 	enum noise_drop why;
 	u64 n;
 
-	if (skb->len < NOISE_TRANSPORT_MIN_LEN ||
-	    !pskb_may_pull(skb, sizeof(*h))) {
+	if (!pskb_may_pull(skb, sizeof(*h))) {
 		why = NOISE_DROP_BAD_LENGTH;
 		goto drop;
 	}
@@ -146,8 +170,9 @@ drop:
 int noise_receive(struct sock *sk, struct sk_buff *skb)
 {
 	struct noise_device *nd = rcu_dereference_sk_user_data(sk);
-	const struct noise_msg_header *h;
 	struct noise_identity *id;
+	enum noise_drop why;
+	u8 type = 0;
 
 	if (unlikely(!nd)) {
 		kfree_skb(skb);
@@ -158,30 +183,26 @@ int noise_receive(struct sock *sk, struct sk_buff *skb)
 		kfree_skb(skb);
 		return 0;
 	}
-	h = (const void *)skb->data;
-	if (unlikely(h->version != NOISE_WIRE_VERSION)) {
-		noise_count_drop(nd, NULL, NOISE_DROP_BAD_TYPE);
-		kfree_skb(skb);
-		return 0;
-	}
-	switch (h->type) {
-	case NOISE_MSG_TRANSPORT:
+	rcu_read_lock_bh();
+	id = rcu_dereference_bh(nd->ident);
+	if (!pskb_may_pull(skb, min_t(unsigned int, skb->len,
+				      sizeof(struct noise_msg_handshake))))
+		why = NOISE_DROP_BAD_LENGTH;
+	else
+		why = noise_msg_check(&id->proto, skb->data, skb->len, &type);
+	if (likely(why == NOISE_MSG_OK && type == NOISE_MSG_TRANSPORT)) {
+		rcu_read_unlock_bh();
 		noise_rx_transport(nd, skb);
 		return 0;
-	case NOISE_MSG_HANDSHAKE:
-		rcu_read_lock_bh();
-		id = rcu_dereference_bh(nd->ident);
+	}
+	if (why == NOISE_MSG_OK && type == NOISE_MSG_HANDSHAKE) {
 		noise_rx_handshake(nd, id, skb);
 		rcu_read_unlock_bh();
 		return 0;
-	case NOISE_MSG_COOKIE_REPLY:	/* issue 12 */
-		noise_count_drop(nd, NULL, skb->len == sizeof(struct noise_msg_cookie_reply) ?
-				 NOISE_DROP_HANDSHAKE : NOISE_DROP_BAD_LENGTH);
-		break;
-	default:
-		noise_count_drop(nd, NULL, NOISE_DROP_BAD_TYPE);
-		break;
 	}
+	rcu_read_unlock_bh();
+	/* A well-formed cookie reply waits for issue 12. */
+	noise_count_drop(nd, NULL, why == NOISE_MSG_OK ? NOISE_DROP_HANDSHAKE : why);
 	kfree_skb(skb);
 	return 0;
 }

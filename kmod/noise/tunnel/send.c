@@ -12,8 +12,9 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <net/dst_metadata.h>
-#if __has_include(<net/gso.h>)
-#include <net/gso.h>	/* skb_gso_segment() since 6.4 */
+#include "../compat.h"
+#if NOISE_KERNEL_AT_LEAST(6, 4)
+#include <net/gso.h>	/* skb_gso_segment() moved there in 6.4 */
 #endif
 #include <net/icmp.h>
 #include <net/ip_tunnels.h>
@@ -174,6 +175,9 @@ void noise_tx_work(struct work_struct *work)
 	for (;;) {
 		spin_lock(&peer->tx_queue.lock);
 		skb = skb_peek(&peer->tx_queue);
+		/* Pairs with the release in noise_tx_finish(): the
+		 * ciphertext is visible once the state says done.
+		 */
 		state = skb ? smp_load_acquire(&NOISE_CB(skb)->state) : NOISE_CB_PENDING;
 		if (state == NOISE_CB_PENDING) {
 			spin_unlock(&peer->tx_queue.lock);
@@ -215,6 +219,7 @@ void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx)
 		}
 		return;
 	}
+	/* Publish the ciphertext before the state (noise_tx_work()). */
 	smp_store_release(&NOISE_CB(skb)->state, err ? NOISE_CB_DEAD : NOISE_CB_DONE);
 	noise_peer_get(peer);
 	if (!queue_work(peer->nd->wq, &peer->tx_work))

@@ -96,8 +96,10 @@ static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
 		dst = dst_cache_get_ip6(cache, &fl.saddr);
 	if (!dst) {
 		if (!ipv6_addr_any(&fl.saddr) &&
-		    !ipv6_chk_addr(sock_net(sk), &fl.saddr, NULL, 0))
-			ep->src6 = fl.saddr = in6addr_any;
+		    !ipv6_chk_addr(sock_net(sk), &fl.saddr, NULL, 0)) {
+			ep->src6 = in6addr_any;
+			fl.saddr = in6addr_any;
+		}
 		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl, NULL);
 		if (IS_ERR(dst)) {
 			ret = PTR_ERR(dst);
