@@ -20,6 +20,7 @@
 #include <crypto/chacha20poly1305.h>
 #include <crypto/gf128mul.h>
 #include <linux/irqflags.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include "symmetric.h"
 
@@ -162,3 +163,4 @@ int noise_hs_cipher_crypt(struct noise_hs_cipher *cs, bool enc, const u8 *ad,
 	cs->n++;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_hs_cipher_crypt, NOISE_INTERNAL);
