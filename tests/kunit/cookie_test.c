@@ -278,22 +278,22 @@ struct cookie_pair {
 	struct noise_cookie_checker c;
 	struct noise_cookie_maker m;
 	u8 msg[WG_INIT_LEN];
+	u8 pub[56];
 };
 
 /* Our labels, a random 56-byte (X448-sized) key, random message. */
 static struct cookie_pair *pair_new(struct kunit *test)
 {
 	struct cookie_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	u8 pub[56];
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	get_random_bytes(pub, sizeof(pub));
+	get_random_bytes(p->pub, sizeof(p->pub));
 	noise_cookie_checker_init(&p->c);
 	noise_cookie_checker_set_key(&p->c, OUR_LABEL_MAC1,
-				     OUR_LABEL_COOKIE, pub,
-				     sizeof(pub));
+				     OUR_LABEL_COOKIE, p->pub,
+				     sizeof(p->pub));
 	noise_cookie_maker_init(&p->m, OUR_LABEL_MAC1,
-				OUR_LABEL_COOKIE, pub, sizeof(pub));
+				OUR_LABEL_COOKIE, p->pub, sizeof(p->pub));
 	get_random_bytes(p->msg, WG_INIT_MAC_OFF);
 	return p;
 }
@@ -674,25 +674,33 @@ static void rl_test_default_size(struct kunit *test)
 }
 
 /*
- * Softirq and process context at once: a timer validates (forcing lazy
- * rotations, the writer side) and rate-limits while the test thread
- * rotates, re-keys and rate-limits; lockdep sees both contexts.
+ * Softirq and process context at once: a timer makes MACs, validates
+ * (forcing lazy rotations, the writer side) and rate-limits while the test
+ * thread rotates, re-keys, makes and consumes cookie replies and
+ * rate-limits; lockdep sees every lock in both contexts.
  */
 struct softirq_ctx {
 	struct timer_list timer;
 	struct cookie_pair *p;
 	struct noise_ratelimiter *rl;
 	struct sockaddr_in src;
-	atomic_t runs, mac2;
+	u8 tmsg[WG_INIT_LEN];
+	atomic_t runs, mac1, mac2;
 	bool stop;
 };
 
 static void softirq_fn(struct timer_list *t)
 {
 	struct softirq_ctx *x = from_timer(x, t, timer);
+	enum noise_cookie_verdict v;
 
-	x->p->c.test_clock_offset += NOISE_COOKIE_SECRET_MAX_AGE;
-	if (pair_check(x->p, SA(x->src)) == NOISE_COOKIE_VALID_MAC2)
+	x->p->c.test_clock_offset += NOISE_COOKIE_SECRET_MAX_AGE / 2;
+	noise_cookie_add_macs(&x->p->m, x->tmsg, WG_INIT_MAC_OFF);
+	v = noise_cookie_validate(&x->p->c, x->tmsg, WG_INIT_MAC_OFF,
+				  SA(x->src), true);
+	if (v != NOISE_COOKIE_BAD_MAC1)
+		atomic_inc(&x->mac1);
+	if (v == NOISE_COOKIE_VALID_MAC2)
 		atomic_inc(&x->mac2);
 	noise_ratelimiter_allow(x->rl, SA(x->src), NET_A);
 	atomic_inc(&x->runs);
@@ -710,21 +718,34 @@ static void cookie_test_softirq(struct kunit *test)
 	x->rl = rl_new(test, 16, 128);
 	x->src = sin4("192.0.2.77", 7);
 	KUNIT_ASSERT_TRUE(test, pair_get_cookie(test, x->p, SA(x->src)));
+	memcpy(x->tmsg, x->p->msg, WG_INIT_MAC_OFF);
 	timer_setup(&x->timer, softirq_fn, 0);
 	mod_timer(&x->timer, jiffies + 1);
 	for (i = 0; i < 200; i++) {
+		u8 nonce[NOISE_COOKIE_NONCE_LEN];
+		u8 enc[NOISE_COOKIE_ENCRYPTED_LEN];
+
 		noise_cookie_checker_rotate(&x->p->c);
 		noise_cookie_checker_set_key(&x->p->c, OUR_LABEL_MAC1,
-					     OUR_LABEL_COOKIE,
-					     cv_s_r_pub, 32);
+					     OUR_LABEL_COOKIE, x->p->pub,
+					     sizeof(x->p->pub));
+		noise_cookie_add_macs(&x->p->m, x->p->msg, WG_INIT_MAC_OFF);
+		/* Races with the timer's messages: any outcome is fine. */
+		if (!noise_cookie_reply_create(&x->p->c, x->p->msg,
+					       WG_INIT_MAC_OFF, SA(x->src),
+					       nonce, enc))
+			noise_cookie_reply_consume(&x->p->m, nonce, enc);
 		noise_ratelimiter_allow(x->rl, SA(x->src), NET_A);
 		if (!(i % 20))
 			msleep(20);
 	}
 	WRITE_ONCE(x->stop, true);
 	del_timer_sync(&x->timer);
-	kunit_info(test, "%d softirq runs\n", atomic_read(&x->runs));
+	kunit_info(test, "%d softirq runs, %d valid mac1, %d valid mac2\n",
+		   atomic_read(&x->runs), atomic_read(&x->mac1),
+		   atomic_read(&x->mac2));
 	KUNIT_EXPECT_GT(test, atomic_read(&x->runs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->mac1), atomic_read(&x->runs));
 	pair_free(x->p);
 	noise_ratelimiter_uninit(x->rl);
 }
