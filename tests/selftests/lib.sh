@@ -247,6 +247,25 @@ st_wait_ready() {
 	return 1
 }
 
+# st_capture_start FILE CMD...: start a udp.py capture (CMD, in the
+# background, output in FILE) and wait until it captures; st_capture_stop
+# FILE: end it (1 s later, for stragglers) and wait for it.
+st_capture_start() {
+	local f=$1
+	shift
+	rm -f "$f.stop"
+	UDP_STOP=$f.stop "$@" > "$f" 2>&1 &
+	ST_CAPTURE=$!
+	st_defer "kill $ST_CAPTURE"
+	st_wait_ready "$f"
+}
+
+st_capture_stop() {
+	sleep 1
+	touch "$1.stop"
+	wait "$ST_CAPTURE"
+}
+
 # st_kmemleak_clean: scan for leaks (objects must be 5 s old to count) and
 # fail, printing the report, if kmemleak found any.
 st_kmemleak_clean() {

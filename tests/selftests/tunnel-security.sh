@@ -46,26 +46,23 @@ delta() {	# delta VAR SIDE KEY: VAR=<counter now> - <counter saved in VAR>
 }
 
 # clear_wire: the payload of an inner ping, seen on side 2's veth
-wire_probe() {	# ADDR SECONDS: ping ADDR from side 1 with the pattern
-	local out
-	nt_x 2 $UDP grep veth0 "$2" "$PATTERN" > "$st_tmp/grep.out" &
-	local g=$!
-	st_wait_ready "$st_tmp/grep.out" || return 1
+wire_probe() {	# ADDR: ping ADDR from side 1 with the pattern
+	st_capture_start "$st_tmp/grep.out" nt_x 2 $UDP grep veth0 60 "$PATTERN" || return 1
 	nt_x 1 ping -c 3 -i 0.2 -W 2 -q -p "$PATTERN" "$1" > /dev/null
-	wait $g
+	st_capture_stop "$st_tmp/grep.out"
 	cat "$st_tmp/grep.out"
 }
 
 probe_works() {
 	local out
-	out=$(wire_probe 10.99.0.2 3)
+	out=$(wire_probe 10.99.0.2)
 	echo "bare veth: $out"
 	[[ "$out" =~ match=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 3 ]
 }
 
 no_clear_text() {
 	local out
-	out=$(wire_probe "$NT_IN4_2" 3)
+	out=$(wire_probe "$NT_IN4_2")
 	echo "through the tunnel: $out"
 	[[ "$out" =~ frames=([0-9]+)\ match=([0-9]+) ]] &&
 	st_ge "frames on the veth" "${BASH_REMATCH[1]}" 3 &&
@@ -155,11 +152,9 @@ mismatch() {	# PROTO_OF_SIDE_1: side 2 runs $PROTO
 # capture: transport messages from side 1 to side 2 while a session is up
 capture() {
 	fresh "$PROTO" && nt_ping_first 1 "$NT_IN4_2" || return 1
-	nt_x 2 timeout 30 $UDP sniff veth0 "$NT_PORT2" 5 > "$st_tmp/captured" &
-	local c=$!
-	st_wait_ready "$st_tmp/captured" || return 1
+	st_capture_start "$st_tmp/captured" nt_x 2 $UDP sniff veth0 "$NT_PORT2" 60 || return 1
 	nt_ping 1 "$NT_IN4_2" 5 > /dev/null
-	wait $c
+	st_capture_stop "$st_tmp/captured"
 	grep -v '^#' "$st_tmp/captured" > "$st_tmp/msgs"
 	tail -n 1 "$st_tmp/captured"
 	st_ge "transport messages captured" "$(wc -l < "$st_tmp/msgs")" 5

@@ -7,7 +7,8 @@
 #       prints, one hex line each, the UDP payloads (IPv4 or IPv6) to PORT
 #       seen on IFACE for SECONDS (AF_PACKET; no tcpdump needed); then a
 #       line "# frames=N udp=M" (every frame, those to PORT)
-#   (sniff and grep print "# ready" first, once they capture)
+#   (sniff and grep print "# ready" first, once they capture, and stop
+#   early once the file $UDP_STOP exists)
 #   udp.py grep IFACE SECONDS HEX
 #       counts the frames on IFACE in SECONDS that contain the bytes HEX
 #       anywhere: "# frames=N match=M"
@@ -21,6 +22,7 @@
 #       (__le32 at byte 4) inverted
 
 import binascii
+import os
 import select
 import socket
 import struct
@@ -31,6 +33,9 @@ ETH_P_ALL = 0x0003
 
 
 def frames(iface, seconds):
+    """Frames received on iface for at most seconds, or until the file
+    $UDP_STOP exists (the caller creates it when its traffic is done)."""
+    stop = os.environ.get('UDP_STOP')
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     s.bind((iface, ETH_P_ALL))  # protocol 0 would stop all reception
     # The caller waits for this line before it sends (st_wait_ready).
@@ -40,7 +45,9 @@ def frames(iface, seconds):
         left = end - time.time()
         if left <= 0:
             return
-        r, _, _ = select.select([s], [], [], left)
+        if stop and os.path.exists(stop):
+            return
+        r, _, _ = select.select([s], [], [], min(left, 0.2))
         if r:
             data, addr = s.recvfrom(65535)
             if addr[2] == socket.PACKET_OUTGOING:
