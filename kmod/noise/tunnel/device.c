@@ -337,6 +337,9 @@ static void noise_quiesce(struct noise_device *nd)
 		skb_queue_purge(&peer->staged);
 		noise_keypairs_clear(peer);
 	}
+	noise_queueing_flush(nd);
+	list_for_each_entry(peer, &nd->peer_list, list)
+		noise_tx_queue_purge(peer);
 	mutex_lock(&nd->hs_lock);
 	noise_hs_clear_anon(nd);
 	list_for_each_entry(peer, &nd->peer_list, list)

@@ -231,6 +231,42 @@ void noise_peer_put(struct noise_peer *peer)
 		kref_put(&peer->ref, noise_peer_release);
 }
 
+/* Unpublish @peer: no lookup finds it after the next grace period. */
+static void noise_peer_unlink(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+
+	noise_netlink_notify_peer_del(peer);
+	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
+	list_del_rcu(&peer->list);
+	hlist_del_rcu(&peer->hash);
+	nd->num_peers--;
+	nd->peer_gen++;
+	WRITE_ONCE(peer->dead, true);
+}
+
+/* After the grace period: stop what it has running, wipe, drop it. */
+static void noise_peer_teardown(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+
+	noise_timers_stop(peer);
+	if (cancel_work_sync(&peer->hs_work))
+		noise_peer_put(peer);	/* the reference of the queued work */
+	mutex_lock(&nd->hs_lock);
+	noise_hs_clear_peer(peer);
+	mutex_unlock(&nd->hs_lock);
+	noise_keypairs_clear(peer);
+	flush_workqueue(nd->wq);
+	skb_queue_purge(&peer->staged);
+	noise_tx_queue_purge(peer);
+	noise_timers_stop(peer);
+	memzero_explicit(peer->psks, sizeof(peer->psks));
+	memzero_explicit(peer->ss, sizeof(peer->ss));
+	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
+	noise_peer_put(peer);
+}
+
 /**
  * noise_peer_remove() - take a peer out of its device and free it.
  * @peer: the peer (conf_lock held).
@@ -240,43 +276,27 @@ void noise_peer_put(struct noise_peer *peer)
  */
 void noise_peer_remove(struct noise_peer *peer)
 {
-	struct noise_device *nd = peer->nd;
-
-	lockdep_assert_held(&nd->conf_lock);
-	noise_netlink_notify_peer_del(peer);
-	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
-	list_del_rcu(&peer->list);
-	hlist_del_rcu(&peer->hash);
-	nd->num_peers--;
-	nd->peer_gen++;
-	WRITE_ONCE(peer->dead, true);
+	lockdep_assert_held(&peer->nd->conf_lock);
+	noise_peer_unlink(peer);
 	synchronize_net();
-	/* No new lookups find it; stop what it has running. */
-	noise_timers_stop(peer);
-	cancel_work_sync(&peer->hs_work);
-	mutex_lock(&nd->hs_lock);
-	noise_hs_clear_peer(peer);
-	mutex_unlock(&nd->hs_lock);
-	noise_keypairs_clear(peer);
-	flush_workqueue(nd->wq);
-	cancel_work_sync(&peer->tx_work);
-	skb_queue_purge(&peer->staged);
-	skb_queue_purge(&peer->tx_queue);
-	noise_timers_stop(peer);
-	memzero_explicit(peer->psks, sizeof(peer->psks));
-	memzero_explicit(peer->ss, sizeof(peer->ss));
-	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
-	noise_peer_put(peer);
+	noise_peer_teardown(peer);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
 
+/* All peers, with one grace period. Context: process, conf_lock held. */
 void noise_peer_remove_all(struct noise_device *nd)
 {
 	struct noise_peer *peer, *tmp;
+	LIST_HEAD(dead);
 
 	lockdep_assert_held(&nd->conf_lock);
-	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list)
-		noise_peer_remove(peer);
+	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
+		noise_peer_unlink(peer);
+		list_add_tail(&peer->dead_list, &dead);
+	}
+	synchronize_net();
+	list_for_each_entry_safe(peer, tmp, &dead, dead_list)
+		noise_peer_teardown(peer);
 }
 
 /* -------- configuration setters for netlink (conf_lock held) -------- */
@@ -344,8 +364,11 @@ void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *o
 void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds)
 {
 	WRITE_ONCE(peer->keepalive_interval, seconds);
-	if (seconds && netif_running(peer->nd->dev))
+	if (seconds && netif_running(peer->nd->dev)) {
+		local_bh_disable();
 		noise_send_keepalive(peer);
+		local_bh_enable();
+	}
 }
 
 u16 noise_peer_keepalive(struct noise_peer *peer)

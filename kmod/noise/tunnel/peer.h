@@ -184,6 +184,7 @@ struct noise_peer {
 	atomic64_t handshakes;
 	atomic64_t last_handshake;
 	struct list_head list;			/* dev->peer_list */
+	struct list_head dead_list;		/* noise_peer_remove_all() */
 	struct hlist_node hash;			/* dev->peer_hash */
 	struct kref ref;
 	struct rcu_head rcu;

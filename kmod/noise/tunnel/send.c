@@ -164,6 +164,17 @@ static void noise_tx_send(struct sk_buff *skb)
 	noise_keypair_put(kp);
 }
 
+/* Drop what waits in peer->tx_queue (peer removal, device down). */
+void noise_tx_queue_purge(struct noise_peer *peer)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&peer->tx_queue))) {
+		noise_keypair_put(NOISE_CB(skb)->kp);
+		kfree_skb(skb);
+	}
+}
+
 /* Send the head of peer->tx_queue while it is encrypted (in order). */
 void noise_tx_work(struct work_struct *work)
 {

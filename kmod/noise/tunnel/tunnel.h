@@ -38,6 +38,7 @@ netdev_tx_t noise_xmit(struct sk_buff *skb, struct net_device *dev);
 void noise_send_staged(struct noise_peer *peer);
 void noise_send_keepalive(struct noise_peer *peer);
 void noise_tx_work(struct work_struct *work);
+void noise_tx_queue_purge(struct noise_peer *peer);
 
 /* hs.c */
 void noise_hs_process(struct noise_device *nd, struct sk_buff *skb);
