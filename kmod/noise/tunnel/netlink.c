@@ -837,8 +837,7 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 	if (pp->set_psks) {
 		for (i = 0; i < pp->num_psks; i++)
 			memcpy(psks[i], nla_data(pp->psks[i]), NOISE_PSK_LEN);
-		WARN_ON(noise_peer_set_psks(peer, (const u8 (*)[NOISE_PSK_LEN])psks,
-					    pp->num_psks));
+		WARN_ON(noise_peer_set_psks(peer, &psks[0][0], pp->num_psks));
 		memzero_explicit(psks, sizeof(psks));
 	}
 	if (pp->endpoint)
