@@ -3,7 +3,8 @@
  * noise_bench: the bare Diffie-Hellman primitives, called directly. One
  * scalar multiplication is the unit of every handshake's DH bound; key pair
  * generation (random secret + one fixed-base multiplication) is also
- * reported on its own.
+ * reported on its own, and the X448 stack wipe that follows each X448
+ * scalar multiplication (noise_x448_wipe_stack(), NOISE_INTERNAL).
  */
 
 #include <crypto/curve25519.h>
@@ -129,6 +130,37 @@ static int bench_prim_curve(unsigned int curve)
 	return 0;
 }
 
+static int wipe448(void *p)
+{
+	noise_x448_wipe_stack();
+	return 0;
+}
+
+/*
+ * What the X448 stack wipe adds to each scalar multiplication (noise_x448()
+ * calls it), timed alone in samples alternating with a scalar mult.
+ */
+static int bench_prim_wipe(void)
+{
+	struct bench_op dh, wipe = { .fn = wipe448 };
+	struct bench_stats sd, sw;
+	int err;
+
+	err = bench_dh_ref_op(1, &dh);
+	if (err == -EOPNOTSUPP)
+		return 0;
+	if (err)
+		return err;
+	err = bench_measure_pair(&wipe, &dh, bench_dh_iters,
+				 bench_min_sample_us * 1000ULL, &sw, &sd);
+	if (err) {
+		bench_note("error x448_wipe err=%d", err);
+		return err;
+	}
+	bench_report("x448_wipe", "curve=448 op=stack_wipe", &sw);
+	return 0;
+}
+
 int bench_prim_run(void)
 {
 	int err;
@@ -136,6 +168,8 @@ int bench_prim_run(void)
 	err = bench_prim_curve(0);
 	if (!err)
 		err = bench_prim_curve(1);
+	if (!err)
+		err = bench_prim_wipe();
 	bench_dh_ref_wipe();
 	return err;
 }

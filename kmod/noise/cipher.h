@@ -48,6 +48,8 @@ struct noise_crypt_req {
  * @sent: nonces taken and stateful encryptions done.
  * @received: successful decryptions.
  * @id: enum noise_cipher_id.
+ * @sync_alg: the driver is synchronous (no CRYPTO_ALG_ASYNC): the
+ *	synchronous calls need no completion to wait on.
  * @nreqs: requests in @reqs.
  * @busy: bit i set while @reqs[i] is in use by a synchronous call.
  * @reqs: the requests of the synchronous calls.
@@ -57,6 +59,7 @@ struct noise_cipher {
 	struct crypto_aead *tfm;
 	atomic64_t n, sent, received;
 	u8 id;
+	bool sync_alg;
 	u8 nreqs;
 	unsigned long busy;
 	struct noise_crypt_req *reqs[NOISE_SYNC_REQS];
