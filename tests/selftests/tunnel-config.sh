@@ -198,14 +198,15 @@ bad_line() {	# LINE-TEXT: a config whose line 9 is LINE-TEXT is refused
 
 many_conf() {	# 1000 peers, 10 allowed IPs each (5 IPv4, 5 IPv6)
 	python3 - "$st_tmp/many.conf" "$st_tmp/many.expect" "$NT_PRIV1" <<-'EOF'
-	import base64, os, sys
+	import base64, ipaddress, os, sys
 	conf, expect, priv = sys.argv[1:4]
 	with open(conf, 'w') as c, open(expect, 'w') as e:
-	    c.write('[Interface]\nPrivateKey = %s\nListenPort = 52000\n' % priv)
+	    c.write('[Interface]\nProtocol = Noise_IK_25519_ChaChaPoly_BLAKE2s\n'
+	            'PrivateKey = %s\nListenPort = 52000\n' % priv)
 	    for p in range(1000):
 	        pub = base64.b64encode(os.urandom(32)).decode()
 	        ips = ['10.%d.%d.%d/32' % (100 + p // 250, p % 250, i) for i in range(1, 6)]
-	        ips += ['fd77:%x::%x/128' % (p, i) for i in range(1, 6)]
+	        ips += ['%s/128' % ipaddress.IPv6Address('fd77:%x::%x' % (p, i)) for i in range(1, 6)]
 	        c.write('\n[Peer]\nPublicKey = %s\nAllowedIPs = %s\n' % (pub, ', '.join(ips)))
 	        for ip in ips:
 	            e.write('%s %s\n' % (pub, ip))
