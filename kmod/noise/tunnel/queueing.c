@@ -9,6 +9,7 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include "device.h"
 #include "peer.h"
@@ -92,6 +93,22 @@ static void noise_worker_fn(struct work_struct *work)
 	}
 }
 
+/*
+ * Where crypto runs: -1 (default) inline when one CPU is online, else the
+ * per-CPU workers; 0 always the workers; 1 always inline (benchmarks).
+ */
+static int crypt_inline = -1;
+module_param(crypt_inline, int, 0644);
+MODULE_PARM_DESC(crypt_inline, "packet crypto inline: -1 auto (one CPU online), 0 never, 1 always");
+
+/* Context: any. */
+bool noise_crypt_use_inline(void)
+{
+	int mode = READ_ONCE(crypt_inline);
+
+	return mode < 0 ? num_online_cpus() == 1 : mode;
+}
+
 /* Context: any (BH disabled or softirq). */
 static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb)
 {
@@ -99,7 +116,7 @@ static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb)
 	bool tx = NOISE_CB(skb)->dir == NOISE_CB_TX;
 	int err;
 
-	if (num_online_cpus() != 1)
+	if (!noise_crypt_use_inline() || (tx && NOISE_CB(skb)->queued))
 		return false;
 	s = this_cpu_ptr(tx ? nd->inline_tx : nd->inline_rx);
 	if (READ_ONCE(s->busy))
@@ -132,6 +149,11 @@ void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb)
 
 	if (noise_crypt_inline(nd, skb))
 		return;
+	if (NOISE_CB(skb)->dir == NOISE_CB_TX && !NOISE_CB(skb)->queued) {
+		/* The inline slot was busy: keep it in the per-peer order. */
+		NOISE_CB(skb)->queued = true;
+		skb_queue_tail(&NOISE_CB(skb)->kp->entry.peer->tx_queue, skb);
+	}
 	cpu = cpumask_next(READ_ONCE(nd->last_cpu), cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first(cpu_online_mask);

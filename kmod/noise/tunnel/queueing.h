@@ -28,6 +28,7 @@ struct noise_skb_cb {
 	unsigned int inner_len;		/* tx: for the counters */
 	u8 state;			/* enum noise_cb_state */
 	u8 dir;				/* enum noise_cb_dir */
+	bool queued;			/* tx: on peer->tx_queue */
 	void *owner;			/* inline request slot in use */
 };
 
@@ -56,6 +57,7 @@ int noise_queueing_init(struct noise_device *nd);
 void noise_queueing_free(struct noise_device *nd);
 void noise_queueing_flush(struct noise_device *nd);
 void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb);
+bool noise_crypt_use_inline(void);
 
 /* send.c and receive.c: one operation, and what follows it. */
 int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,

@@ -67,7 +67,7 @@ void noise_send_staged(struct noise_peer *peer)
 	struct sk_buff_head batch;
 	struct noise_keypair *kp;
 	struct sk_buff *skb;
-	bool inl = num_online_cpus() == 1;
+	bool inl = noise_crypt_use_inline();
 
 	rcu_read_lock_bh();
 	kp = noise_keypair_get(rcu_dereference_bh(peer->keypairs.current_kp));
@@ -93,6 +93,7 @@ void noise_send_staged(struct noise_peer *peer)
 		cb->kp = noise_keypair_get(kp);
 		cb->dir = NOISE_CB_TX;
 		cb->state = NOISE_CB_PENDING;
+		cb->queued = !inl;
 		if (!inl)
 			__skb_queue_tail(&peer->tx_queue, skb);
 		spin_unlock_bh(&peer->tx_queue.lock);
