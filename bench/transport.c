@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * noise_bench: transport encryption and decryption through the engine's
- * cipher states (noise_cipher_encrypt()/noise_cipher_decrypt(): in place,
- * no associated data, the nonce advancing by one per message), for every
- * payload size and both ciphers. A decryption batch opens messages that the
+ * cipher states, in place, no associated data, for every payload size and
+ * both ciphers: the stateful calls (noise_cipher_encrypt()/_decrypt(), the
+ * nonce advancing by one per message; op=enc, dec) and the explicit-counter
+ * ones (noise_cipher_take_nonce() + noise_cipher_encrypt_at(), and
+ * noise_cipher_decrypt_at() with the message's nonce; op=enc_at, dec_at). A decryption batch opens messages that the
  * sending cipher state sealed, untimed, just before it. Each figure is
  * timed in alternating samples with its bound, the same AEAD driver called
  * raw (aead_raw.c), and both are printed ("paired=1").
@@ -18,6 +20,7 @@ struct tr_ctx {
 	struct noise_cipher *send, *recv;
 	struct bench_ring ring;
 	u32 next;
+	u64 base;	/* nonce of the first message of a decryption batch */
 };
 
 static int tr_enc(void *p)
@@ -36,13 +39,36 @@ static int tr_dec(void *p)
 				    c->ring.len + BENCH_TAG_LEN);
 }
 
+/* The explicit-counter calls: the nonce taken atomically, then _at. */
+static int tr_enc_at(void *p)
+{
+	struct tr_ctx *c = p;
+	u64 n;
+	int err = noise_cipher_take_nonce(c->send, &n);
+
+	return err ?: noise_cipher_encrypt_at(c->send, n, NULL, 0,
+					      c->ring.buf[c->next++ % c->ring.n],
+					      c->ring.len);
+}
+
+static int tr_dec_at(void *p)
+{
+	struct tr_ctx *c = p;
+	u32 i = c->next++;
+
+	return noise_cipher_decrypt_at(c->recv, c->base + i, NULL, 0,
+				       c->ring.buf[i % c->ring.n],
+				       c->ring.len + BENCH_TAG_LEN);
+}
+
 static int tr_dec_prepare(void *p, u32 batch)
 {
 	struct tr_ctx *c = p;
 	u32 i;
 	int err;
 
-	noise_cipher_set_nonce(c->recv, noise_cipher_nonce(c->send));
+	c->base = noise_cipher_nonce(c->send);
+	noise_cipher_set_nonce(c->recv, c->base);
 	for (i = 0, c->next = 0; i < batch; i++) {
 		err = tr_enc(c);
 		if (err)
@@ -75,6 +101,8 @@ static int tr_size(struct tr_ctx *c, struct bench_raw_aead *raw,
 {
 	struct bench_op enc = { .fn = tr_enc, .ctx = c };
 	struct bench_op dec = { .fn = tr_dec, .prepare = tr_dec_prepare, .ctx = c };
+	struct bench_op enc_at = { .fn = tr_enc_at, .ctx = c };
+	struct bench_op dec_at = { .fn = tr_dec_at, .prepare = tr_dec_prepare, .ctx = c };
 	struct bench_op raw_enc, raw_dec;
 	char keys[96];
 	int err;
@@ -86,12 +114,22 @@ static int tr_size(struct tr_ctx *c, struct bench_raw_aead *raw,
 		goto out;
 	enc.max_batch = c->ring.n;
 	dec.max_batch = c->ring.n;
+	enc_at.max_batch = c->ring.n;
+	dec_at.max_batch = c->ring.n;
 	snprintf(keys, sizeof(keys), "cipher=%s op=enc size=%u paired=1", cipher, len);
 	err = tr_pair(&enc, &raw_enc, keys);
 	if (err)
 		goto out;
 	snprintf(keys, sizeof(keys), "cipher=%s op=dec size=%u paired=1", cipher, len);
 	err = tr_pair(&dec, &raw_dec, keys);
+	if (err)
+		goto out;
+	snprintf(keys, sizeof(keys), "cipher=%s op=enc_at size=%u paired=1", cipher, len);
+	err = tr_pair(&enc_at, &raw_enc, keys);
+	if (err)
+		goto out;
+	snprintf(keys, sizeof(keys), "cipher=%s op=dec_at size=%u paired=1", cipher, len);
+	err = tr_pair(&dec_at, &raw_dec, keys);
 out:
 	bench_ring_free(&c->ring);
 	return err;

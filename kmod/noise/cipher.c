@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CipherState over the crypto API AEADs rfc7539(chacha20,poly1305) and
- * gcm(aes): allocation, InitializeKey, nonce encoding, EncryptWithAd and
- * DecryptWithAd, Rekey and SetNonce. One tfm and one request per
- * CipherState, allocated when the state is created; no allocation per
- * message. Synchronous operations wait for asynchronous drivers
- * (crypto_wait_req) and so may sleep. The transport API is in transport.c.
+ * Transport CipherState over the crypto API AEADs rfc7539(chacha20,poly1305)
+ * and gcm(aes): allocation, nonce encoding, the synchronous operation with
+ * an explicit nonce, Rekey, SetNonce, the atomic send counter and the usage
+ * counts. One tfm per CipherState and a few requests for the synchronous
+ * calls, allocated when the state is created; no allocation per message.
+ * Synchronous operations wait for asynchronous drivers (crypto_wait_req)
+ * and so may sleep. The handshake's CipherState is not this one: it uses
+ * the crypto library (hs_cipher.c). The transport API is in transport.c.
  */
 
+#include <linux/bitops.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/log2.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include "cipher.h"
+#include "noise_internal.h"
 
 static const char * const noise_aead_names[NOISE_CIPHER_COUNT] = {
 	[NOISE_CIPHER_CHACHAPOLY] = "rfc7539(chacha20,poly1305)",
@@ -21,9 +28,17 @@ static const char * const noise_aead_names[NOISE_CIPHER_COUNT] = {
 };
 
 static char noise_aead_drivers[NOISE_CIPHER_COUNT][CRYPTO_MAX_ALG_NAME];
+/* The largest request context seen per cipher: noise_crypt_req_alloc_id(). */
+static unsigned int noise_aead_reqsizes[NOISE_CIPHER_COUNT];
+
+/* Allocation counters for the KUnit allocation test (noise_internal.h). */
+atomic_t noise_stat_kmallocs = ATOMIC_INIT(0);
+EXPORT_SYMBOL_NS_GPL(noise_stat_kmallocs, NOISE_INTERNAL);
+atomic_t noise_stat_tfms = ATOMIC_INIT(0);
+EXPORT_SYMBOL_NS_GPL(noise_stat_tfms, NOISE_INTERNAL);
 
 /* ChaChaPoly: 4 zero bytes || LE64(n); AESGCM: 4 zero bytes || BE64(n). */
-static void noise_nonce_encode(u8 id, u8 iv[NOISE_NONCE_LEN], u64 n)
+void noise_nonce_encode(u8 id, u8 iv[NOISE_NONCE_LEN], u64 n)
 {
 	memset(iv, 0, 4);
 	if (id == NOISE_CIPHER_CHACHAPOLY) {
@@ -37,8 +52,20 @@ static void noise_nonce_encode(u8 id, u8 iv[NOISE_NONCE_LEN], u64 n)
 	}
 }
 
+static void noise_note_reqsize(u8 id, unsigned int size)
+{
+	if (size > READ_ONCE(noise_aead_reqsizes[id]))
+		WRITE_ONCE(noise_aead_reqsizes[id], size);
+}
+
+unsigned int noise_aead_reqsize(u8 id)
+{
+	return READ_ONCE(noise_aead_reqsizes[id]);
+}
+
 /**
- * noise_aead_probe() - record which driver each AEAD name resolves to.
+ * noise_aead_probe() - record which driver each AEAD name resolves to, and
+ * its request size.
  *
  * Context: process context (module init).
  * Return: 0.
@@ -56,6 +83,7 @@ int noise_aead_probe(void)
 			continue;
 		}
 		strscpy(out, crypto_aead_driver_name(tfm), CRYPTO_MAX_ALG_NAME);
+		noise_note_reqsize(i, crypto_aead_reqsize(tfm));
 		crypto_free_aead(tfm);
 	}
 	return 0;
@@ -65,6 +93,7 @@ int noise_aead_probe(void)
  * noise_aead_driver_name() - the driver the crypto API picked for a cipher.
  * @id: the cipher.
  *
+ * Context: any.
  * Return: the driver name found at module load, e.g. "rfc7539(chacha20-simd,
  * poly1305-simd)", or "(unavailable)".
  */
@@ -79,6 +108,8 @@ EXPORT_SYMBOL_GPL(noise_aead_driver_name);
 /**
  * noise_cipher_driver_name() - the AEAD driver of a cipher state.
  * @c: the cipher state.
+ *
+ * Context: any.
  * Return: the driver name.
  */
 const char *noise_cipher_driver_name(const struct noise_cipher *c)
@@ -87,192 +118,164 @@ const char *noise_cipher_driver_name(const struct noise_cipher *c)
 }
 EXPORT_SYMBOL_GPL(noise_cipher_driver_name);
 
-struct noise_crypt_req *noise_req_alloc(struct noise_cipher *c, gfp_t gfp)
+/* A request for cipher @id with @cap bytes of request context. */
+struct noise_crypt_req *noise_req_alloc(u8 id, unsigned int cap, gfp_t gfp)
 {
 	struct noise_crypt_req *r;
 
-	r = kzalloc(sizeof(*r) + crypto_aead_reqsize(c->tfm), gfp);
+	r = kzalloc(sizeof(*r) + cap, gfp);
 	if (!r)
 		return NULL;
-	r->c = c;
-	aead_request_set_tfm(&r->req, c->tfm);
+	atomic_inc(&noise_stat_kmallocs);
+	r->id = id;
+	r->cap = cap;
 	return r;
 }
 
-/**
- * noise_cipher_alloc() - a cipher state without a key (InitializeKey(empty)).
- * @id: the cipher.
- * @gfp: allocation flags for the state; the tfm is allocated with GFP_KERNEL.
- *
- * Context: process context, may sleep.
- * Return: the state or NULL.
- */
-struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id, gfp_t gfp)
+static void noise_cipher_destroy(struct noise_cipher *c)
 {
-	struct noise_cipher *c;
+	unsigned int i;
 
-	if (id >= NOISE_CIPHER_COUNT)
-		return NULL;
-	c = kzalloc(sizeof(*c), gfp);
-	if (!c)
-		return NULL;
-	c->id = id;
-	c->tfm = crypto_alloc_aead(noise_aead_names[id], 0, 0);
-	if (IS_ERR(c->tfm)) {
-		c->tfm = NULL;
-		goto err;
-	}
-	if (crypto_aead_setauthsize(c->tfm, NOISE_TAG_LEN))
-		goto err;
-	c->req = noise_req_alloc(c, gfp);
-	if (!c->req)
-		goto err;
-	return c;
-err:
-	noise_cipher_free(c);
-	return NULL;
-}
-
-/* InitializeKey(key): k = key, n = 0. */
-int noise_cipher_set_key(struct noise_cipher *c, const u8 *key)
-{
-	int err = crypto_aead_setkey(c->tfm, key, NOISE_KEY_LEN);
-
-	c->n = 0;
-	c->has_key = !err;
-	return err;
+	for (i = 0; i < ARRAY_SIZE(c->reqs); i++)
+		kfree_sensitive(c->reqs[i]);
+	crypto_free_aead(c->tfm);	/* frees the key with kfree_sensitive */
+	kfree_sensitive(c);
 }
 
 /**
  * noise_cipher_new() - a transport cipher state with key @key and n = 0.
  * @id: the cipher.
  * @key: 32-byte key.
- * @gfp: allocation flags for the state.
+ * @gfp: allocation flags for the state and its requests. The crypto API
+ *	allocates the transform with GFP_KERNEL whatever is asked, so @gfp
+ *	must allow blocking (GFP_KERNEL); anything else is refused.
  *
+ * Allocates the state, one AEAD transform and up to NOISE_SYNC_REQS
+ * requests (one per possible CPU, at most 4) for the synchronous calls.
  * Context: process context, may sleep.
- * Return: the state, ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL).
+ * Return: the state, ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL) (bad @id, a key
+ * the driver refuses, or @gfp that does not allow blocking).
  */
 struct noise_cipher *noise_cipher_new(enum noise_cipher_id id, const u8 *key,
 				      gfp_t gfp)
 {
-	struct noise_cipher *c = noise_cipher_alloc(id, gfp);
+	struct noise_cipher *c;
+	unsigned int i, reqsize;
+	int err = -ENOMEM;
 
-	if (!c)
-		return ERR_PTR(id >= NOISE_CIPHER_COUNT ? -EINVAL : -ENOMEM);
-	if (noise_cipher_set_key(c, key)) {
-		noise_cipher_free(c);
+	if (id >= NOISE_CIPHER_COUNT || !gfpflags_allow_blocking(gfp))
 		return ERR_PTR(-EINVAL);
+	c = kzalloc(sizeof(*c), gfp);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	atomic_inc(&noise_stat_kmallocs);
+	c->id = id;
+	c->tfm = crypto_alloc_aead(noise_aead_names[id], 0, 0);
+	if (IS_ERR(c->tfm)) {
+		err = PTR_ERR(c->tfm);
+		c->tfm = NULL;
+		goto err;
+	}
+	atomic_inc(&noise_stat_tfms);
+	err = crypto_aead_setauthsize(c->tfm, NOISE_TAG_LEN);
+	if (!err)
+		err = crypto_aead_setkey(c->tfm, key, NOISE_KEY_LEN);
+	if (err) {
+		err = -EINVAL;
+		goto err;
+	}
+	reqsize = crypto_aead_reqsize(c->tfm);
+	noise_note_reqsize(id, reqsize);
+	c->nreqs = rounddown_pow_of_two(min_t(unsigned int, num_possible_cpus(),
+					      NOISE_SYNC_REQS));
+	err = -ENOMEM;
+	for (i = 0; i < c->nreqs; i++) {
+		c->reqs[i] = noise_req_alloc(id, reqsize, gfp);
+		if (!c->reqs[i])
+			goto err;
+		c->reqs[i]->owner = c;
 	}
 	return c;
+err:
+	noise_cipher_destroy(c);
+	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(noise_cipher_new);
 
 /**
  * noise_cipher_free() - destroy a cipher state; the key is wiped.
- * @c: the state, or NULL.
+ * @c: the state, or NULL. No operation may be in flight on it.
+ *
+ * Context: process context (the crypto API frees the transform).
  */
 void noise_cipher_free(struct noise_cipher *c)
 {
-	if (!c)
-		return;
-	kfree_sensitive(c->req);
-	crypto_free_aead(c->tfm);	/* frees the key with kfree_sensitive */
-	kfree_sensitive(c);
+	if (c)
+		noise_cipher_destroy(c);
 }
 EXPORT_SYMBOL_GPL(noise_cipher_free);
 
-int noise_submit(struct noise_crypt_req *r, bool enc, struct scatterlist *src,
-		 struct scatterlist *dst, unsigned int ad_len, unsigned int len,
-		 u64 n, u32 flags, crypto_completion_t cb, void *cb_data)
+int noise_submit(struct noise_crypt_req *r, struct crypto_aead *tfm, bool enc,
+		 struct scatterlist *src, struct scatterlist *dst,
+		 unsigned int ad_len, unsigned int len, u64 n, u32 flags,
+		 crypto_completion_t cb, void *cb_data)
 {
-	noise_nonce_encode(r->c->id, r->iv, n);
+	noise_nonce_encode(r->id, r->iv, n);
+	aead_request_set_tfm(&r->req, tfm);
 	aead_request_set_callback(&r->req, flags, cb, cb_data);
 	aead_request_set_ad(&r->req, ad_len);
 	aead_request_set_crypt(&r->req, src, dst, len, r->iv);
 	return enc ? crypto_aead_encrypt(&r->req) : crypto_aead_decrypt(&r->req);
 }
 
-/* One synchronous AEAD operation with nonce @n; waits for async drivers. */
-static int noise_run(struct noise_cipher *c, bool enc, struct scatterlist *src,
+/* One of the state's own requests, or a temporary one if all are in use. */
+static struct noise_crypt_req *noise_sync_get(struct noise_cipher *c, int *slot)
+{
+	unsigned int i, start = raw_smp_processor_id() & (c->nreqs - 1);
+
+	for (i = 0; i < c->nreqs; i++) {
+		unsigned int s = (start + i) & (c->nreqs - 1);
+
+		if (!test_and_set_bit_lock(s, &c->busy)) {
+			*slot = s;
+			return c->reqs[s];
+		}
+	}
+	*slot = -1;
+	return noise_req_alloc(c->id, crypto_aead_reqsize(c->tfm),
+			       GFP_KERNEL | __GFP_NOWARN);
+}
+
+static void noise_sync_put(struct noise_cipher *c, struct noise_crypt_req *r, int slot)
+{
+	if (slot < 0)
+		kfree_sensitive(r);
+	else
+		clear_bit_unlock(slot, &c->busy);
+}
+
+/*
+ * One synchronous AEAD operation with nonce @n; waits for asynchronous
+ * drivers. Touches no state of @c but a request it claims for the call, so
+ * any number of these may run at once on one cipher state.
+ */
+int noise_crypt_sync(struct noise_cipher *c, bool enc, struct scatterlist *src,
 		     struct scatterlist *dst, unsigned int ad_len,
 		     unsigned int len, u64 n)
 {
 	DECLARE_CRYPTO_WAIT(wait);
-	int err;
+	struct noise_crypt_req *r;
+	int err, slot;
 
-	err = noise_submit(c->req, enc, src, dst, ad_len, len, n,
+	r = noise_sync_get(c, &slot);
+	if (!r)
+		return -ENOMEM;
+	err = noise_submit(r, c->tfm, enc, src, dst, ad_len, len, n,
 			   CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG,
 			   crypto_req_done, &wait);
-	return crypto_wait_req(err, &wait);
-}
-
-/*
- * EncryptWithAd/DecryptWithAd with the current nonce; n advances only on
- * success, so a failed decryption changes nothing. @len counts the tag when
- * decrypting.
- */
-int noise_crypt_sg(struct noise_cipher *c, bool enc, struct scatterlist *src,
-		   struct scatterlist *dst, unsigned int ad_len, unsigned int len)
-{
-	int err;
-
-	if (c->n == U64_MAX)
-		return -EKEYEXPIRED;
-	err = noise_run(c, enc, src, dst, ad_len, len, c->n);
-	if (err)
-		return err;
-	c->n++;
-	return 0;
-}
-
-/* A scatterlist of @ad then @buf, leaving out empty parts. */
-static struct scatterlist *noise_sg_pair(struct scatterlist sg[2], const u8 *ad,
-					 size_t ad_len, const u8 *buf, size_t len)
-{
-	struct scatterlist *s = sg;
-
-	if (!ad_len && !len)
-		return NULL;
-	sg_init_table(sg, !!ad_len + !!len);
-	if (ad_len)
-		sg_set_buf(s++, ad, ad_len);
-	if (len)
-		sg_set_buf(s, buf, len);
-	return sg;
-}
-
-/**
- * noise_cipher_crypt_buf() - EncryptWithAd/DecryptWithAd on linear buffers.
- * @c: the cipher state.
- * @enc: encrypt (else decrypt).
- * @ad: associated data.
- * @ad_len: its length.
- * @src: input: @len bytes (plaintext, or ciphertext with its tag).
- * @dst: output: @len + 16 bytes when encrypting, @len - 16 when decrypting;
- *	may equal @src.
- * @len: input length.
- *
- * Without a key the data is copied unchanged (handshake only).
- * Return: 0, -EKEYEXPIRED (nonce exhausted), -EBADMSG (authentication).
- */
-int noise_cipher_crypt_buf(struct noise_cipher *c, bool enc, const u8 *ad,
-			   size_t ad_len, const u8 *src, u8 *dst, size_t len)
-{
-	struct scatterlist sg_src[2], sg_dst[2], *s, *d;
-	size_t out_len;
-
-	if (!c->has_key) {
-		if (len)
-			memmove(dst, src, len);
-		return 0;
-	}
-	if (!enc && len < NOISE_TAG_LEN)
-		return -EBADMSG;
-	out_len = enc ? len + NOISE_TAG_LEN : len - NOISE_TAG_LEN;
-	s = noise_sg_pair(sg_src, ad, ad_len, src,
-			  enc && src == dst ? out_len : len);
-	d = src == dst ? s : noise_sg_pair(sg_dst, ad, ad_len, dst, out_len);
-	return noise_crypt_sg(c, enc, s, d ? d : s, ad_len, len);
+	err = crypto_wait_req(err, &wait);
+	noise_sync_put(c, r, slot);
+	return err;
 }
 
 /**
@@ -280,7 +283,8 @@ int noise_cipher_crypt_buf(struct noise_cipher *c, bool enc, const u8 *ad,
  * ENCRYPT(k, 2^64-1, "", 32 zero bytes); n is unchanged.
  * @c: the cipher state.
  *
- * Context: process context; may sleep. Not while requests are in flight.
+ * Context: process context; may sleep. Not while operations are in flight
+ * on @c (a request in flight keeps using the transform whose key changes).
  * Return: 0 or a negative errno from the crypto API.
  */
 int noise_cipher_rekey(struct noise_cipher *c)
@@ -288,11 +292,9 @@ int noise_cipher_rekey(struct noise_cipher *c)
 	struct scatterlist sg;
 	int err;
 
-	if (!c->has_key)
-		return -EINVAL;
 	memset(c->scratch, 0, sizeof(c->scratch));
 	sg_init_one(&sg, c->scratch, sizeof(c->scratch));
-	err = noise_run(c, true, &sg, &sg, 0, NOISE_KEY_LEN, U64_MAX);
+	err = noise_crypt_sync(c, true, &sg, &sg, 0, NOISE_KEY_LEN, U64_MAX);
 	if (!err)
 		err = crypto_aead_setkey(c->tfm, c->scratch, NOISE_KEY_LEN);
 	memzero_explicit(c->scratch, sizeof(c->scratch));
@@ -301,25 +303,80 @@ int noise_cipher_rekey(struct noise_cipher *c)
 EXPORT_SYMBOL_GPL(noise_cipher_rekey);
 
 /**
- * noise_cipher_set_nonce() - SetNonce(n), for explicit-nonce transports.
+ * noise_cipher_set_nonce() - SetNonce(n), for the stateful calls.
  * @c: the cipher state.
- * @n: the next nonce; U64_MAX makes every later operation fail.
+ * @n: the next nonce; U64_MAX makes every later stateful operation fail.
  *
- * The caller must track accepted nonces and reject replays (section 11.4).
+ * Context: any; not concurrently with stateful calls or
+ * noise_cipher_take_nonce() on @c.
  */
 void noise_cipher_set_nonce(struct noise_cipher *c, u64 n)
 {
-	c->n = n;
+	atomic64_set(&c->n, n);
 }
 EXPORT_SYMBOL_GPL(noise_cipher_set_nonce);
 
 /**
- * noise_cipher_nonce() - the next nonce.
+ * noise_cipher_nonce() - the next nonce of the stateful calls.
  * @c: the cipher state.
+ *
+ * Context: any.
  * Return: n.
  */
 u64 noise_cipher_nonce(const struct noise_cipher *c)
 {
-	return c->n;
+	return atomic64_read(&c->n);
 }
 EXPORT_SYMBOL_GPL(noise_cipher_nonce);
+
+/**
+ * noise_cipher_take_nonce() - take the next send nonce atomically.
+ * @c: the cipher state.
+ * @n: the nonce out: use it with noise_cipher_encrypt_at() (or the sg or
+ *	async form) and put it in the message header.
+ *
+ * Each call returns a different nonce, in increasing order, however many
+ * CPUs call at once; the value 2^64-1 is never handed out. Counts one
+ * message sent (noise_cipher_messages_sent()).
+ * Context: any.
+ * Return: 0, or -EOVERFLOW once the counter is exhausted (end the session).
+ */
+int noise_cipher_take_nonce(struct noise_cipher *c, u64 *n)
+{
+	s64 v = atomic64_fetch_add_unless(&c->n, 1, (s64)U64_MAX);
+
+	if ((u64)v == U64_MAX)
+		return -EOVERFLOW;
+	atomic64_inc(&c->sent);
+	*n = v;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(noise_cipher_take_nonce);
+
+/**
+ * noise_cipher_messages_sent() - nonces taken and stateful encryptions.
+ * @c: the cipher state.
+ *
+ * For a key-usage limit (rekey or end the session after so many messages).
+ * Context: any.
+ * Return: the count since the state was created.
+ */
+u64 noise_cipher_messages_sent(const struct noise_cipher *c)
+{
+	return atomic64_read(&c->sent);
+}
+EXPORT_SYMBOL_GPL(noise_cipher_messages_sent);
+
+/**
+ * noise_cipher_messages_received() - successful decryptions.
+ * @c: the cipher state.
+ *
+ * Failed decryptions are not counted.
+ * Context: any.
+ * Return: the count since the state was created.
+ */
+u64 noise_cipher_messages_received(const struct noise_cipher *c)
+{
+	return atomic64_read(&c->received);
+}
+EXPORT_SYMBOL_GPL(noise_cipher_messages_received);

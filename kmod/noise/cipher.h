@@ -1,59 +1,78 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CipherState (rev 34 section 5.1) over a crypto API AEAD.
+ * Transport CipherState (rev 34 section 5.1) over a crypto API AEAD.
  */
 #ifndef _NOISE_CIPHER_H
 #define _NOISE_CIPHER_H
 
 #include <crypto/aead.h>
+#include <linux/atomic.h>
 #include "noise.h"
 
 #define NOISE_NONCE_LEN 12
+/* Requests each cipher state keeps for its synchronous calls. */
+#define NOISE_SYNC_REQS 4
 
 /**
  * struct noise_crypt_req - one AEAD request with its nonce and completion.
- * @c: the cipher state it belongs to.
+ * @owner: the cipher state it was allocated for (noise_crypt_req_alloc()),
+ *	or NULL for a request of a cipher (noise_crypt_req_alloc_id()).
+ * @c: the cipher state of the operation in flight.
  * @done: the caller's completion (asynchronous calls).
  * @data: argument of @done.
+ * @n: the nonce of the operation in flight.
+ * @id: enum noise_cipher_id the request serves.
+ * @dec: the operation in flight is a decryption.
+ * @stateful: it was submitted by a stateful call (nonce taken from n).
+ * @cap: bytes of request context after @req.
  * @iv: the encoded nonce; lives as long as the request.
  * @req: the AEAD request, followed by the tfm's request context.
  */
 struct noise_crypt_req {
-	struct noise_cipher *c;
+	struct noise_cipher *owner, *c;
 	noise_crypt_done_t done;
 	void *data;
+	u64 n;
+	u8 id;
+	bool dec, stateful;
+	unsigned int cap;
 	u8 iv[NOISE_NONCE_LEN];
 	struct aead_request req;
 };
 
 /**
- * struct noise_cipher - a CipherState: k (held by @tfm) and n.
- * @tfm: the AEAD transform, allocated once; MixKey/Split/Rekey call setkey.
- * @req: the request used by the synchronous calls.
- * @n: the next nonce; U64_MAX is reserved and refused.
+ * struct noise_cipher - a transport CipherState: k (held by @tfm) and n.
+ * @tfm: the AEAD transform; Rekey calls setkey.
+ * @n: the next nonce of the stateful calls and noise_cipher_take_nonce();
+ *	U64_MAX is reserved and never used.
+ * @sent: nonces taken and stateful encryptions done.
+ * @received: successful decryptions.
  * @id: enum noise_cipher_id.
- * @has_key: k is set (otherwise data passes through, handshake only).
+ * @nreqs: requests in @reqs.
+ * @busy: bit i set while @reqs[i] is in use by a synchronous call.
+ * @reqs: the requests of the synchronous calls.
  * @scratch: Rekey's input and output (heap memory for the scatterlist).
  */
 struct noise_cipher {
 	struct crypto_aead *tfm;
-	struct noise_crypt_req *req;
-	u64 n;
+	atomic64_t n, sent, received;
 	u8 id;
-	bool has_key;
+	u8 nreqs;
+	unsigned long busy;
+	struct noise_crypt_req *reqs[NOISE_SYNC_REQS];
 	u8 scratch[NOISE_KEY_LEN + NOISE_TAG_LEN];
 };
 
-struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id, gfp_t gfp);
-int noise_cipher_set_key(struct noise_cipher *c, const u8 *key);
-int noise_cipher_crypt_buf(struct noise_cipher *c, bool enc, const u8 *ad,
-			   size_t ad_len, const u8 *src, u8 *dst, size_t len);
 int noise_aead_probe(void);
-struct noise_crypt_req *noise_req_alloc(struct noise_cipher *c, gfp_t gfp);
-int noise_submit(struct noise_crypt_req *r, bool enc, struct scatterlist *src,
-		 struct scatterlist *dst, unsigned int ad_len, unsigned int len,
-		 u64 n, u32 flags, crypto_completion_t cb, void *cb_data);
-int noise_crypt_sg(struct noise_cipher *c, bool enc, struct scatterlist *src,
-		   struct scatterlist *dst, unsigned int ad_len, unsigned int len);
+void noise_nonce_encode(u8 id, u8 iv[NOISE_NONCE_LEN], u64 n);
+struct noise_crypt_req *noise_req_alloc(u8 id, unsigned int cap, gfp_t gfp);
+int noise_submit(struct noise_crypt_req *r, struct crypto_aead *tfm, bool enc,
+		 struct scatterlist *src, struct scatterlist *dst,
+		 unsigned int ad_len, unsigned int len, u64 n, u32 flags,
+		 crypto_completion_t cb, void *cb_data);
+int noise_crypt_sync(struct noise_cipher *c, bool enc, struct scatterlist *src,
+		     struct scatterlist *dst, unsigned int ad_len,
+		     unsigned int len, u64 n);
+unsigned int noise_aead_reqsize(u8 id);
 
 #endif /* _NOISE_CIPHER_H */

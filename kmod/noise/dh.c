@@ -72,16 +72,20 @@ int noise_dh_generate(enum noise_dh_id dh, u8 *priv, u8 *pub)
 EXPORT_SYMBOL_GPL(noise_dh_generate);
 
 /**
- * noise_dh() - DH(priv, pub).
+ * noise_dh_shared() - DH(priv, pub): a shared secret.
  * @dh: the DH function.
  * @out: DHLEN bytes out.
  * @priv: our private key.
  * @pub: the peer's public key.
  *
+ * What the ss token computes from two static keys: a caller that
+ * handshakes with one peer often computes it once and passes it
+ * (noise_keys.precomputed_ss, noise_handshake_set_precomputed_ss()).
+ * Context: any; never sleeps.
  * Return: 0; -EINVAL when the output is all zero (low-order @pub), @out is
  * then zeroed; -EOPNOTSUPP for 448 while X448 is not available.
  */
-int noise_dh(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub)
+int noise_dh_shared(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub)
 {
 	bool ok;
 
@@ -98,3 +102,4 @@ int noise_dh(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(noise_dh_shared);

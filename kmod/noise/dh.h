@@ -7,6 +7,6 @@
 
 #include "noise.h"
 
-int noise_dh(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub);
+/* noise_dh_shared() and the key pair calls are declared in noise.h. */
 
 #endif /* _NOISE_DH_H */

@@ -2,8 +2,11 @@
 /*
  * HandshakeState (rev 34 section 5.3): initialization with prologue and
  * pre-messages, WriteMessage and ReadMessage token by token, and Split.
- * Any error while a message is processed destroys the handshake: secrets
- * are wiped and every later call fails with -ENOTCONN.
+ * A received message is processed on a copy of the state and committed
+ * only if it is valid: a forged message changes nothing. An error while
+ * writing a message destroys the handshake: secrets are wiped and every
+ * later call fails with -ENOTCONN. No crypto transform is allocated: the
+ * handshake encrypts with the crypto library (hs_cipher.c).
  */
 
 #include <linux/err.h>
@@ -11,44 +14,72 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "dh.h"
+#include "noise_internal.h"
 #include "hash.h"
 #include "symmetric.h"
 
 enum noise_hs_state { NOISE_HS_RUNNING, NOISE_HS_FAILED, NOISE_HS_DONE };
 
 /**
+ * struct noise_hs_var - what processing a received message may change.
+ * @ss: the SymmetricState.
+ * @re: remote ephemeral public key.
+ * @rs: remote static public key.
+ * @ss_pre: the precomputed DH(s, rs) for the ss token.
+ * @psks: the PSKs; each is wiped when its token is processed.
+ * @psk: index of the next psk token.
+ * @psk_set: bit i: psk i was supplied.
+ * @has_re: @re is set.
+ * @has_rs: @rs is set.
+ * @has_ss_pre: @ss_pre is set.
+ *
+ * noise_handshake_read() works on a copy and commits it only on success.
+ */
+struct noise_hs_var {
+	struct noise_symmetric ss;
+	u8 re[NOISE_MAX_DHLEN], rs[NOISE_MAX_DHLEN], ss_pre[NOISE_MAX_DHLEN];
+	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];
+	u8 psk, psk_set;
+	bool has_re, has_rs, has_ss_pre;
+};
+
+/**
  * struct noise_handshake - a HandshakeState.
  * @proto: the parsed protocol and pattern.
- * @ss: the SymmetricState.
+ * @v: the state that messages change.
+ * @tmp: the copy a read works on.
  * @role: enum noise_role, in the protocol named by @proto.
  * @state: enum noise_hs_state.
  * @msg: index of the next handshake message.
- * @psk: index of the next psk.
+ * @in_read: a read is running (setters called from @remote_static_cb
+ *	change @tmp).
  * @has_s: @s and @s_pub are set.
  * @has_e: @e and @e_pub are set.
- * @has_rs: @rs is set.
- * @has_re: @re is set.
  * @fixed_e: @test_e replaces GENERATE_KEYPAIR() at the next e token.
  * @e_wiped: @e was wiped after its last use (pattern @e_last).
+ * @has_failed_re: @failed_re holds the e of the last message that failed
+ *	to read (for a fallback, section 10).
  * @s: static private key.
  * @s_pub: static public key.
  * @e: ephemeral private key.
  * @e_pub: ephemeral public key.
- * @rs: remote static public key.
- * @re: remote ephemeral public key.
  * @test_e: test-only fixed ephemeral private key.
- * @psks: the PSKs.
+ * @failed_re: see @has_failed_re.
+ * @remote_static_cb: see struct noise_keys.
+ * @cb_ctx: its argument.
  */
 struct noise_handshake {
 	struct noise_protocol proto;
-	struct noise_symmetric ss;
-	u8 role, state, msg, psk;
-	bool has_s, has_e, has_rs, has_re, fixed_e, e_wiped;
+	struct noise_hs_var v, tmp;
+	u8 role, state, msg;
+	bool in_read, has_s, has_e, fixed_e, e_wiped, has_failed_re;
 	u8 s[NOISE_MAX_DHLEN], s_pub[NOISE_MAX_DHLEN];
 	u8 e[NOISE_MAX_DHLEN], e_pub[NOISE_MAX_DHLEN];
-	u8 rs[NOISE_MAX_DHLEN], re[NOISE_MAX_DHLEN];
 	u8 test_e[NOISE_MAX_DHLEN];
-	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];
+	u8 failed_re[NOISE_MAX_DHLEN];
+	int (*remote_static_cb)(void *ctx, struct noise_handshake *hs,
+				const u8 *remote_static);
+	void *cb_ctx;
 };
 
 static unsigned int noise_hs_dhlen(const struct noise_handshake *hs)
@@ -56,10 +87,10 @@ static unsigned int noise_hs_dhlen(const struct noise_handshake *hs)
 	return noise_dh_len(hs->proto.dh);
 }
 
-/* Who sends message @i: 0 the initiator, 1 the responder. */
-static int noise_sender(const struct noise_pattern *p, unsigned int i)
+/* The state the setters change: the read's copy while a read runs. */
+static struct noise_hs_var *noise_hs_act(struct noise_handshake *hs)
 {
-	return p->one_way ? 0 : i & 1;
+	return hs->in_read ? &hs->tmp : &hs->v;
 }
 
 static bool noise_side_has(const struct noise_pattern *p, int side, u8 tok,
@@ -70,7 +101,18 @@ static bool noise_side_has(const struct noise_pattern *p, int side, u8 tok,
 	if (memchr(p->pre[side], tok, NOISE_MAX_PRE_TOKENS))
 		return true;
 	for (i = 0; !pre_only && i < p->num_msgs; i++)
-		if (noise_sender(p, i) == side && memchr(p->msgs[i], tok, NOISE_MAX_TOKENS))
+		if (noise_pattern_sender(p, i) == side &&
+		    memchr(p->msgs[i], tok, NOISE_MAX_TOKENS))
+			return true;
+	return false;
+}
+
+static bool noise_pattern_has(const struct noise_pattern *p, u8 tok)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->num_msgs; i++)
+		if (memchr(p->msgs[i], tok, NOISE_MAX_TOKENS))
 			return true;
 	return false;
 }
@@ -122,14 +164,19 @@ EXPORT_SYMBOL_GPL(noise_protocol_info);
 /* Wipe every secret and refuse every later message (after an error or Split). */
 static void noise_hs_wipe(struct noise_handshake *hs)
 {
-	noise_symmetric_destroy(&hs->ss);
+	noise_symmetric_destroy(&hs->v.ss);
+	memzero_explicit(&hs->tmp, sizeof(hs->tmp));
+	memzero_explicit(hs->v.psks, sizeof(hs->v.psks));
+	memzero_explicit(hs->v.ss_pre, sizeof(hs->v.ss_pre));
 	memzero_explicit(hs->s, sizeof(hs->s));
 	memzero_explicit(hs->e, sizeof(hs->e));
 	memzero_explicit(hs->test_e, sizeof(hs->test_e));
-	memzero_explicit(hs->psks, sizeof(hs->psks));
+	hs->v.psk_set = 0;
+	hs->v.has_ss_pre = false;
 	hs->has_s = false;
 	hs->has_e = false;
 	hs->fixed_e = false;
+	hs->has_failed_re = false;
 	hs->state = NOISE_HS_FAILED;
 }
 
@@ -156,10 +203,13 @@ static int noise_hs_load_keys(struct noise_handshake *hs,
 	unsigned int dhlen = noise_hs_dhlen(hs);
 	int me = hs->role, err = 0;
 
-	if (keys->num_psks != p->num_psks || (p->num_psks && !keys->psks))
+	if ((keys->num_psks && keys->num_psks != p->num_psks) ||
+	    (keys->num_psks && !keys->psks))
 		return -EINVAL;
-	if (keys->num_psks)
-		memcpy(hs->psks, keys->psks, keys->num_psks * NOISE_PSK_LEN);
+	if (keys->num_psks) {
+		memcpy(hs->v.psks, keys->psks, keys->num_psks * NOISE_PSK_LEN);
+		hs->v.psk_set = (1U << keys->num_psks) - 1;
+	}
 	if (noise_side_has(p, me, NOISE_TOK_S, false)) {
 		if (!keys->local_static)
 			return -EINVAL;
@@ -175,8 +225,12 @@ static int noise_hs_load_keys(struct noise_handshake *hs,
 	if (noise_side_has(p, !me, NOISE_TOK_S, true)) {
 		if (!keys->remote_static)
 			return -EINVAL;
-		memcpy(hs->rs, keys->remote_static, dhlen);
-		hs->has_rs = true;
+		memcpy(hs->v.rs, keys->remote_static, dhlen);
+		hs->v.has_rs = true;
+	}
+	if (keys->precomputed_ss && hs->has_s && hs->v.has_rs) {
+		memcpy(hs->v.ss_pre, keys->precomputed_ss, dhlen);
+		hs->v.has_ss_pre = true;
 	}
 	if (memchr(p->pre[me], NOISE_TOK_E, NOISE_MAX_PRE_TOKENS)) {
 		if (!keys->local_ephemeral)
@@ -190,21 +244,24 @@ static int noise_hs_load_keys(struct noise_handshake *hs,
 	if (memchr(p->pre[!me], NOISE_TOK_E, NOISE_MAX_PRE_TOKENS)) {
 		if (!keys->remote_ephemeral)
 			return -EINVAL;
-		memcpy(hs->re, keys->remote_ephemeral, dhlen);
-		hs->has_re = true;
+		memcpy(hs->v.re, keys->remote_ephemeral, dhlen);
+		hs->v.has_re = true;
 	}
+	hs->remote_static_cb = keys->remote_static_cb;
+	hs->cb_ctx = keys->cb_ctx;
 	return 0;
 }
 
 /* Prologue, then the pre-message keys, the initiator's first (5.3). */
-static int noise_hs_mix_premessages(struct noise_handshake *hs,
-				    const struct noise_keys *keys)
+static void noise_hs_mix_premessages(struct noise_handshake *hs,
+				     const struct noise_keys *keys)
 {
 	const struct noise_pattern *p = &hs->proto.pattern;
 	unsigned int dhlen = noise_hs_dhlen(hs);
-	int side, i, err;
+	struct noise_symmetric *ss = &hs->v.ss;
+	int side, i;
 
-	noise_mix_hash(&hs->ss, keys->prologue, keys->prologue_len);
+	noise_mix_hash(ss, keys->prologue, keys->prologue_len);
 	for (side = 0; side < 2; side++) {
 		bool mine = side == hs->role;
 
@@ -212,32 +269,66 @@ static int noise_hs_mix_premessages(struct noise_handshake *hs,
 			const u8 *pub;
 
 			if (p->pre[side][i] == NOISE_TOK_E)
-				pub = mine ? hs->e_pub : hs->re;
+				pub = mine ? hs->e_pub : hs->v.re;
 			else
-				pub = mine ? hs->s_pub : hs->rs;
-			noise_mix_hash(&hs->ss, pub, dhlen);
+				pub = mine ? hs->s_pub : hs->v.rs;
+			noise_mix_hash(ss, pub, dhlen);
 			/* 9.2: in a PSK handshake every e also does MixKey. */
-			if (p->pre[side][i] == NOISE_TOK_E && p->num_psks) {
-				err = noise_mix_key(&hs->ss, pub, dhlen);
-				if (err)
-					return err;
-			}
+			if (p->pre[side][i] == NOISE_TOK_E && p->num_psks)
+				noise_mix_key(ss, pub, dhlen);
 		}
 	}
-	return 0;
+}
+
+static struct noise_handshake *noise_hs_create(const struct noise_protocol *proto,
+					       enum noise_role role,
+					       const struct noise_keys *keys,
+					       gfp_t gfp)
+{
+	struct noise_handshake *hs;
+	int err;
+
+	hs = kzalloc(sizeof(*hs), gfp);
+	if (!hs)
+		return ERR_PTR(-ENOMEM);
+	atomic_inc(&noise_stat_kmallocs);
+	hs->role = role;
+	hs->proto = *proto;
+	err = noise_hs_load_keys(hs, keys);
+	if (err) {
+		noise_handshake_free(hs);
+		return ERR_PTR(err);
+	}
+	noise_symmetric_init(&hs->v.ss, &hs->proto);
+	noise_hs_mix_premessages(hs, keys);
+	return hs;
+}
+
+static int noise_hs_parse(struct noise_protocol *proto, const char *name)
+{
+	int err = noise_protocol_parse(proto, name);
+
+	if (!err && !noise_hash_available(proto->hash))
+		err = -EOPNOTSUPP;
+	return err;
 }
 
 /**
  * noise_handshake_new() - Initialize() a HandshakeState.
  * @name: the protocol name, e.g. "Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s".
  * @role: NOISE_INITIATOR or NOISE_RESPONDER.
- * @keys: keys, PSKs and prologue; @keys->num_psks must match the pattern,
+ * @keys: keys, PSKs, prologue and callback; @keys->num_psks must match the
+ *	pattern or be 0 (PSKs supplied later, noise_handshake_set_psk()),
  *	and every key the pattern needs from this role must be present.
- * @gfp: allocation flags for the handshake state.
+ * @gfp: allocation flags for the handshake state (GFP_ATOMIC works).
  *
- * Allocates one struct noise_handshake (1 KiB on x86-64) and one AEAD tfm
- * with one request; nothing more until noise_handshake_split().
- * Context: process context, may sleep (AEAD allocation).
+ * Allocates one struct noise_handshake (about 1.7 KiB on x86-64) with one
+ * kmalloc and nothing else: no crypto transform (the handshake encrypts
+ * with the crypto library), nothing more until noise_handshake_split().
+ * Computes the local static public key (one scalar multiplication) unless
+ * @keys->local_static_public gives it.
+ * Context: any context @gfp allows (process, or softirq with GFP_ATOMIC);
+ * not hard-irq.
  * Return: the handshake; ERR_PTR(-EINVAL) for an invalid name, a missing
  * key or a wrong number of PSKs, ERR_PTR(-EOPNOTSUPP) for an unsupported
  * algorithm (see noise_protocol_info()), ERR_PTR(-ENOMEM).
@@ -245,52 +336,42 @@ static int noise_hs_mix_premessages(struct noise_handshake *hs,
 struct noise_handshake *noise_handshake_new(const char *name, enum noise_role role,
 					    const struct noise_keys *keys, gfp_t gfp)
 {
-	struct noise_handshake *hs;
+	struct noise_protocol proto;
 	int err;
 
 	if (role != NOISE_INITIATOR && role != NOISE_RESPONDER)
 		return ERR_PTR(-EINVAL);
-	hs = kzalloc(sizeof(*hs), gfp);
-	if (!hs)
-		return ERR_PTR(-ENOMEM);
-	hs->role = role;
-	err = noise_protocol_parse(&hs->proto, name);
-	if (!err && !noise_hash_available(hs->proto.hash))
-		err = -EOPNOTSUPP;
+	err = noise_hs_parse(&proto, name);
 	if (err)
-		goto err_free;
-	err = noise_hs_load_keys(hs, keys);
-	if (err)
-		goto err_free;
-	err = noise_symmetric_init(&hs->ss, &hs->proto, gfp);
-	if (err)
-		goto err_free;
-	err = noise_hs_mix_premessages(hs, keys);
-	if (err)
-		goto err_free;
-	return hs;
-
-err_free:
-	noise_handshake_free(hs);
-	return ERR_PTR(err);
+		return ERR_PTR(err);
+	return noise_hs_create(&proto, role, keys, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_new);
 
 /**
- * noise_handshake_fallback() - start the fallback protocol as Alice.
- * @old: Alice's handshake (she was its initiator and has sent e).
- * @name: the fallback protocol, e.g. "Noise_XXfallback_25519_AESGCM_SHA256".
+ * noise_handshake_fallback() - start a fallback protocol from a handshake.
+ * @old: the handshake that is abandoned: Alice's (she initiated it and has
+ *	sent e) or Bob's (he responded and failed to read Alice's first
+ *	message, or read it).
+ * @name: the fallback protocol, e.g. "Noise_XXfallback_25519_AESGCM_SHA256":
+ *	it must have the fallback modifier and the DH, cipher and hash of
+ *	@old.
  * @keys: keys and prologue for the new handshake; @keys->local_ephemeral
- *	is ignored: Alice keeps the ephemeral key of @old, which @old keeps
- *	until it has read message 1 (the reply Alice is waiting for).
+ *	and @keys->remote_ephemeral are ignored: they come from @old.
  * @gfp: allocation flags.
  *
- * Alice becomes the responder of the new protocol (section 10.2). Bob, the
- * new initiator, uses noise_handshake_new() with @remote_ephemeral set to
- * the e he received. @old is left as it is; free it afterwards.
- * Context: process context, may sleep.
- * Return: the new handshake or an ERR_PTR (see noise_handshake_new()),
- * ERR_PTR(-EINVAL) if @old has no ephemeral key.
+ * Noise Pipes (section 10.5): Bob, the responder of IK, fails to read
+ * Alice's message (noise_handshake_read() leaves his handshake as it was
+ * and keeps the e of the failed message); he calls this on his IK
+ * handshake and becomes the initiator of XXfallback, with Alice's e as the
+ * pre-message. Alice, on receiving Bob's fallback message, calls this on
+ * her IK handshake (which keeps her e until it has read message 1) and
+ * becomes the responder, her e the pre-message. @old is left as it is;
+ * free it afterwards.
+ * Context: as noise_handshake_new().
+ * Return: the new handshake or an ERR_PTR (see noise_handshake_new());
+ * ERR_PTR(-EINVAL) if @name is not a fallback protocol of @old's DH, cipher
+ * and hash, or @old has no ephemeral key for it.
  */
 struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 						 const char *name,
@@ -298,11 +379,35 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 						 gfp_t gfp)
 {
 	struct noise_keys k = *keys;
+	struct noise_protocol proto;
+	enum noise_role role;
+	int err;
 
-	if (old->state == NOISE_HS_FAILED || !old->has_e || old->role != NOISE_INITIATOR)
+	if (old->state != NOISE_HS_RUNNING)
 		return ERR_PTR(-EINVAL);
-	k.local_ephemeral = old->e;
-	return noise_handshake_new(name, NOISE_RESPONDER, &k, gfp);
+	err = noise_hs_parse(&proto, name);
+	if (err)
+		return ERR_PTR(err);
+	if (!proto.fallback || proto.dh != old->proto.dh ||
+	    proto.cipher != old->proto.cipher || proto.hash != old->proto.hash)
+		return ERR_PTR(-EINVAL);
+	k.local_ephemeral = NULL;
+	k.remote_ephemeral = NULL;
+	if (old->role == NOISE_INITIATOR) {
+		if (!old->has_e)
+			return ERR_PTR(-EINVAL);
+		k.local_ephemeral = old->e;
+		role = NOISE_RESPONDER;
+	} else {
+		if (old->has_failed_re)
+			k.remote_ephemeral = old->failed_re;
+		else if (old->v.has_re)
+			k.remote_ephemeral = old->v.re;
+		else
+			return ERR_PTR(-EINVAL);
+		role = NOISE_INITIATOR;
+	}
+	return noise_hs_create(&proto, role, &k, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_fallback);
 
@@ -312,9 +417,11 @@ EXPORT_SYMBOL_GPL(noise_handshake_fallback);
  * @hs: the handshake, before its e token.
  * @priv: DHLEN-byte private key.
  *
- * Exists to replay test vectors (KUnit and the noise_vectors self-test on
- * kernels without KUnit). Never use it for real traffic: ephemeral keys
- * must be fresh for every handshake (section 14).
+ * Exists to replay test vectors (KUnit and the noise_vectors self-test).
+ * Exported only in the NOISE_INTERNAL namespace (noise_internal.h), so no
+ * module pins ephemerals by accident. Ephemeral keys must be fresh for
+ * every real handshake (section 14).
+ * Context: any.
  * Return: 0; -EINVAL if @hs already has (or had) its ephemeral key or
  * failed.
  */
@@ -327,11 +434,71 @@ int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
 	hs->fixed_e = true;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(noise_handshake_set_ephemeral_for_testing);
+EXPORT_SYMBOL_NS_GPL(noise_handshake_set_ephemeral_for_testing, NOISE_INTERNAL);
+
+/**
+ * noise_handshake_set_psk() - supply a PSK.
+ * @hs: the handshake.
+ * @i: the psk's index, 0-based, in the order the psk tokens are met.
+ * @psk: 32 bytes.
+ *
+ * For a handshake created with @keys->num_psks == 0, or to replace one not
+ * yet used: typically from @keys->remote_static_cb, once the peer is known.
+ * Called from the callback during a read, it takes effect only if the
+ * read succeeds.
+ * Context: any.
+ * Return: 0; -EINVAL if @i is out of range or that psk was consumed;
+ * -ENOTCONN if @hs failed or is complete.
+ */
+int noise_handshake_set_psk(struct noise_handshake *hs, unsigned int i,
+			    const u8 psk[NOISE_PSK_LEN])
+{
+	struct noise_hs_var *v = noise_hs_act(hs);
+
+	if (hs->state != NOISE_HS_RUNNING)
+		return -ENOTCONN;
+	if (i >= hs->proto.pattern.num_psks || i < v->psk)
+		return -EINVAL;
+	memcpy(v->psks[i], psk, NOISE_PSK_LEN);
+	v->psk_set |= 1U << i;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(noise_handshake_set_psk);
+
+/**
+ * noise_handshake_set_precomputed_ss() - supply DH(local static, remote
+ * static) for the ss token.
+ * @hs: the handshake; its pattern has an ss token.
+ * @ss: DHLEN bytes, as noise_dh_shared() computes them.
+ *
+ * Saves one scalar multiplication per handshake with a known peer (a
+ * caller caches it per peer, as WireGuard does). Not checked: a wrong
+ * value makes the handshake fail authentication. Typically called from
+ * @keys->remote_static_cb (the responder of IK learns the peer there);
+ * then it takes effect only if the read succeeds.
+ * Context: any.
+ * Return: 0; -EINVAL if the pattern has no ss token or this role has no
+ * static key; -ENOTCONN if @hs failed or is complete.
+ */
+int noise_handshake_set_precomputed_ss(struct noise_handshake *hs, const u8 *ss)
+{
+	struct noise_hs_var *v = noise_hs_act(hs);
+
+	if (hs->state != NOISE_HS_RUNNING)
+		return -ENOTCONN;
+	if (!hs->has_s || !noise_pattern_has(&hs->proto.pattern, NOISE_TOK_SS))
+		return -EINVAL;
+	memcpy(v->ss_pre, ss, noise_hs_dhlen(hs));
+	v->has_ss_pre = true;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(noise_handshake_set_precomputed_ss);
 
 /**
  * noise_handshake_next() - what the handshake expects next.
  * @hs: the handshake.
+ *
+ * Context: any.
  * Return: an enum noise_action.
  */
 enum noise_action noise_handshake_next(const struct noise_handshake *hs)
@@ -342,10 +509,23 @@ enum noise_action noise_handshake_next(const struct noise_handshake *hs)
 		return NOISE_ACTION_FAILED;
 	if (hs->msg >= p->num_msgs)
 		return NOISE_ACTION_SPLIT;
-	return noise_sender(p, hs->msg) == hs->role ? NOISE_ACTION_WRITE :
-						      NOISE_ACTION_READ;
+	return noise_pattern_sender(p, hs->msg) == hs->role ? NOISE_ACTION_WRITE :
+							      NOISE_ACTION_READ;
 }
 EXPORT_SYMBOL_GPL(noise_handshake_next);
+
+/**
+ * noise_handshake_protocol_name() - the protocol name of a handshake.
+ * @hs: the handshake.
+ *
+ * Context: any.
+ * Return: the name it was created with (lives as long as @hs).
+ */
+const char *noise_handshake_protocol_name(const struct noise_handshake *hs)
+{
+	return hs->proto.name;
+}
+EXPORT_SYMBOL_GPL(noise_handshake_protocol_name);
 
 /*
  * The fixed size of the current message without its payload, and whether
@@ -357,7 +537,7 @@ static size_t noise_hs_overhead(const struct noise_handshake *hs, bool *key)
 	unsigned int dhlen = noise_hs_dhlen(hs);
 	size_t len = 0;
 
-	*key = hs->ss.cs->has_key;
+	*key = hs->v.ss.cs.has_key;
 	for (; *tok; tok++) {
 		if (*tok == NOISE_TOK_E) {
 			len += dhlen;
@@ -372,9 +552,10 @@ static size_t noise_hs_overhead(const struct noise_handshake *hs, bool *key)
 }
 
 /* ee, es, se, ss: MixKey(DH(...)); the DH output is wiped. */
-static int noise_hs_dh(struct noise_handshake *hs, u8 tok)
+static int noise_hs_dh(struct noise_handshake *hs, struct noise_hs_var *v, u8 tok)
 {
 	bool init = hs->role == NOISE_INITIATOR;
+	unsigned int dhlen = noise_hs_dhlen(hs);
 	const u8 *priv, *pub;
 	u8 out[NOISE_MAX_DHLEN];
 	int err;
@@ -382,41 +563,49 @@ static int noise_hs_dh(struct noise_handshake *hs, u8 tok)
 	switch (tok) {
 	case NOISE_TOK_EE:
 		priv = hs->e;
-		pub = hs->re;
+		pub = v->re;
 		break;
 	case NOISE_TOK_ES:	/* initiator: DH(e, rs); responder: DH(s, re) */
 		priv = init ? hs->e : hs->s;
-		pub = init ? hs->rs : hs->re;
+		pub = init ? v->rs : v->re;
 		break;
 	case NOISE_TOK_SE:	/* initiator: DH(s, re); responder: DH(e, rs) */
 		priv = init ? hs->s : hs->e;
-		pub = init ? hs->re : hs->rs;
+		pub = init ? v->re : v->rs;
 		break;
 	default:		/* ss */
+		if (v->has_ss_pre) {
+			noise_mix_key(&v->ss, v->ss_pre, dhlen);
+			return 0;
+		}
 		priv = hs->s;
-		pub = hs->rs;
+		pub = v->rs;
 		break;
 	}
-	err = noise_dh(hs->proto.dh, out, priv, pub);
+	err = noise_dh_shared(hs->proto.dh, out, priv, pub);
 	if (!err)
-		err = noise_mix_key(&hs->ss, out, noise_hs_dhlen(hs));
+		noise_mix_key(&v->ss, out, dhlen);
 	memzero_explicit(out, sizeof(out));
 	return err;
 }
 
 /* psk: MixKeyAndHash(psk); the PSK is wiped once used. */
-static int noise_hs_psk(struct noise_handshake *hs)
+static int noise_hs_psk(struct noise_hs_var *v)
 {
-	u8 *psk = hs->psks[hs->psk++];
-	int err = noise_mix_key_and_hash(&hs->ss, psk, NOISE_PSK_LEN);
+	u8 *psk = v->psks[v->psk];
 
+	if (!(v->psk_set & (1U << v->psk)))
+		return -ENOKEY;
+	noise_mix_key_and_hash(&v->ss, psk, NOISE_PSK_LEN);
 	memzero_explicit(psk, NOISE_PSK_LEN);
-	return err;
+	v->psk++;
+	return 0;
 }
 
 /* e (write): GENERATE_KEYPAIR(), append e.pub, MixHash, MixKey in PSK mode. */
 static int noise_hs_write_e(struct noise_handshake *hs, u8 *out)
 {
+	struct noise_symmetric *ss = &hs->v.ss;
 	unsigned int dhlen = noise_hs_dhlen(hs);
 	int err;
 
@@ -432,8 +621,10 @@ static int noise_hs_write_e(struct noise_handshake *hs, u8 *out)
 		return err;
 	hs->has_e = true;
 	memcpy(out, hs->e_pub, dhlen);
-	noise_mix_hash(&hs->ss, out, dhlen);
-	return hs->proto.pattern.num_psks ? noise_mix_key(&hs->ss, out, dhlen) : 0;
+	noise_mix_hash(ss, out, dhlen);
+	if (hs->proto.pattern.num_psks)
+		noise_mix_key(ss, out, dhlen);
+	return 0;
 }
 
 static int noise_hs_write_tokens(struct noise_handshake *hs, u8 *out, size_t *pos)
@@ -451,14 +642,14 @@ static int noise_hs_write_tokens(struct noise_handshake *hs, u8 *out, size_t *po
 			break;
 		case NOISE_TOK_S:	/* EncryptAndHash(s.pub) */
 			memcpy(out + *pos, hs->s_pub, dhlen);
-			err = noise_encrypt_and_hash(&hs->ss, out + *pos, dhlen, &n);
+			err = noise_encrypt_and_hash(&hs->v.ss, out + *pos, dhlen, &n);
 			*pos += n;
 			break;
 		case NOISE_TOK_PSK:
-			err = noise_hs_psk(hs);
+			err = noise_hs_psk(&hs->v);
 			break;
 		default:
-			err = noise_hs_dh(hs, *tok);
+			err = noise_hs_dh(hs, &hs->v, *tok);
 			break;
 		}
 		if (err)
@@ -467,20 +658,34 @@ static int noise_hs_write_tokens(struct noise_handshake *hs, u8 *out, size_t *po
 	return 0;
 }
 
+/* Every PSK the current message needs has been supplied. */
+static bool noise_hs_psks_ready(const struct noise_handshake *hs)
+{
+	const u8 *tok = hs->proto.pattern.msgs[hs->msg];
+	unsigned int i = hs->v.psk;
+
+	for (; *tok; tok++)
+		if (*tok == NOISE_TOK_PSK && !(hs->v.psk_set & (1U << i++)))
+			return false;
+	return true;
+}
+
 /**
  * noise_handshake_write() - WriteMessage(payload).
  * @hs: the handshake; noise_handshake_next() must say NOISE_ACTION_WRITE.
  * @payload: @payload_len bytes (any memory; it is copied).
  * @payload_len: payload length.
- * @out: the message out (linearly mapped memory, see noise.h).
+ * @out: the message out (any kernel memory: the handshake uses no
+ *	scatterlist).
  * @out_cap: size of @out.
  * @out_len: message length out.
  *
- * Context: process context, may sleep.
+ * Context: any but hard-irq; never sleeps (CPU-bound: DH and hashing).
  * Return: 0; -EPROTO if it is not our turn, -ENOTCONN if @hs failed or is
  * complete, -EMSGSIZE if the message would exceed 65535 bytes, -ENOBUFS if
- * @out is too small (those leave @hs unchanged); -EINVAL (a DH gave zero)
- * or a crypto error, after which @hs is destroyed.
+ * @out is too small, -ENOKEY if a PSK this message needs was not supplied
+ * (those leave @hs unchanged); -EINVAL (a DH gave zero: the peer's key is
+ * of low order), after which @hs is destroyed.
  */
 int noise_handshake_write(struct noise_handshake *hs, const u8 *payload,
 			  size_t payload_len, u8 *out, size_t out_cap,
@@ -502,12 +707,14 @@ int noise_handshake_write(struct noise_handshake *hs, const u8 *payload,
 		return -EMSGSIZE;
 	if (total > out_cap)
 		return -ENOBUFS;
+	if (!noise_hs_psks_ready(hs))
+		return -ENOKEY;
 	err = noise_hs_write_tokens(hs, out, &pos);
 	if (err)
 		goto fail;
 	if (payload_len)
 		memmove(out + pos, payload, payload_len);
-	err = noise_encrypt_and_hash(&hs->ss, out + pos, payload_len, &n);
+	err = noise_encrypt_and_hash(&hs->v.ss, out + pos, payload_len, &n);
 	if (err)
 		goto fail;
 	*out_len = pos + n;
@@ -519,8 +726,8 @@ fail:
 }
 EXPORT_SYMBOL_GPL(noise_handshake_write);
 
-static int noise_hs_read_tokens(struct noise_handshake *hs, const u8 *msg,
-				size_t *pos)
+static int noise_hs_read_tokens(struct noise_handshake *hs, struct noise_hs_var *v,
+				const u8 *msg, size_t *pos)
 {
 	const u8 *tok = hs->proto.pattern.msgs[hs->msg];
 	unsigned int dhlen = noise_hs_dhlen(hs);
@@ -530,24 +737,28 @@ static int noise_hs_read_tokens(struct noise_handshake *hs, const u8 *msg,
 	for (; *tok; tok++) {
 		switch (*tok) {
 		case NOISE_TOK_E:	/* re = next DHLEN bytes; MixHash (MixKey) */
-			memcpy(hs->re, msg + *pos, dhlen);
-			hs->has_re = true;
+			memcpy(v->re, msg + *pos, dhlen);
+			v->has_re = true;
 			*pos += dhlen;
-			noise_mix_hash(&hs->ss, hs->re, dhlen);
+			noise_mix_hash(&v->ss, v->re, dhlen);
 			if (hs->proto.pattern.num_psks)
-				err = noise_mix_key(&hs->ss, hs->re, dhlen);
+				noise_mix_key(&v->ss, v->re, dhlen);
 			break;
 		case NOISE_TOK_S:	/* rs = DecryptAndHash(next bytes) */
-			n = dhlen + (hs->ss.cs->has_key ? NOISE_TAG_LEN : 0);
-			err = noise_decrypt_and_hash(&hs->ss, msg + *pos, n, hs->rs);
-			hs->has_rs = !err;
+			n = dhlen + (v->ss.cs.has_key ? NOISE_TAG_LEN : 0);
+			err = noise_decrypt_and_hash(&v->ss, msg + *pos, n, v->rs);
 			*pos += n;
+			if (err)
+				break;
+			v->has_rs = true;
+			if (hs->remote_static_cb)
+				err = hs->remote_static_cb(hs->cb_ctx, hs, v->rs);
 			break;
 		case NOISE_TOK_PSK:
-			err = noise_hs_psk(hs);
+			err = noise_hs_psk(v);
 			break;
 		default:
-			err = noise_hs_dh(hs, *tok);
+			err = noise_hs_dh(hs, v, *tok);
 			break;
 		}
 		if (err)
@@ -556,28 +767,53 @@ static int noise_hs_read_tokens(struct noise_handshake *hs, const u8 *msg,
 	return 0;
 }
 
+/* A read failed: keep the message's e for a fallback (section 10). */
+static void noise_hs_read_failed(struct noise_handshake *hs, const u8 *msg,
+				 size_t msg_len)
+{
+	unsigned int dhlen = noise_hs_dhlen(hs);
+	const u8 *tok = hs->proto.pattern.msgs[hs->msg];
+
+	if (tok[0] == NOISE_TOK_PSK)
+		tok++;
+	if (tok[0] != NOISE_TOK_E || msg_len < dhlen)
+		return;
+	memcpy(hs->failed_re, msg, dhlen);
+	hs->has_failed_re = true;
+}
+
 /**
  * noise_handshake_read() - ReadMessage(message).
  * @hs: the handshake; noise_handshake_next() must say NOISE_ACTION_READ.
- * @msg: the message (linearly mapped memory, see noise.h).
+ * @msg: the message (any kernel memory).
  * @msg_len: its length.
- * @payload: the decrypted payload out (linearly mapped memory; may be NULL
- *	if @payload_cap is 0).
+ * @payload: the decrypted payload out (may be NULL if @payload_cap is 0).
  * @payload_cap: size of @payload.
  * @payload_len: payload length out.
  *
- * Context: process context, may sleep.
+ * The message is processed on a copy of the state, committed only if the
+ * whole message is valid, as WireGuard's consume functions do: any failure
+ * leaves @hs exactly as it was (noise_handshake_next() still says READ),
+ * so a forged or damaged message cannot kill a pending handshake; the
+ * caller may read the next one. On failure the bytes of @payload the
+ * payload would have filled are wiped (no unauthenticated plaintext is
+ * left there, whatever the cipher), and the
+ * e of the failed message is kept for noise_handshake_fallback().
+ * @keys->remote_static_cb, if set, is called right after the peer's static
+ * key is decrypted.
+ * Context: any but hard-irq; never sleeps (unless the callback does).
  * Return: 0; -EPROTO if it is not our turn, -ENOTCONN if @hs failed or is
- * complete, -ENOBUFS if @payload is too small (those leave @hs unchanged);
- * -EMSGSIZE (over 65535 bytes), -EBADMSG (too short, or authentication
- * failed: wrong prologue, PSK or key, tampered message), -EINVAL (a DH gave
- * zero: low-order key), after which @hs is destroyed.
+ * complete, -ENOBUFS if @payload is too small, -EMSGSIZE (over 65535
+ * bytes), -EBADMSG (too short, or authentication failed: wrong prologue,
+ * PSK or key, tampered message), -EINVAL (a DH gave zero: low-order key),
+ * -ENOKEY (a PSK was not supplied), or the callback's error. None of them
+ * changes @hs.
  */
 int noise_handshake_read(struct noise_handshake *hs, const u8 *msg,
 			 size_t msg_len, u8 *payload, size_t payload_cap,
 			 size_t *payload_len)
 {
-	size_t pos = 0, fixed, tag, plen;
+	size_t pos = 0, fixed, tag, plen, wipe = 0;
 	bool key;
 	int err;
 
@@ -598,16 +834,26 @@ int noise_handshake_read(struct noise_handshake *hs, const u8 *msg,
 	plen = msg_len - fixed - tag;
 	if (plen > payload_cap)
 		return -ENOBUFS;
-	err = noise_hs_read_tokens(hs, msg, &pos);
+	wipe = plen;
+	hs->tmp = hs->v;
+	hs->in_read = true;
+	err = noise_hs_read_tokens(hs, &hs->tmp, msg, &pos);
 	if (!err)
-		err = noise_decrypt_and_hash(&hs->ss, msg + pos, msg_len - pos, payload);
+		err = noise_decrypt_and_hash(&hs->tmp.ss, msg + pos, msg_len - pos,
+					     payload);
+	hs->in_read = false;
 	if (err)
 		goto fail;
+	hs->v = hs->tmp;
+	memzero_explicit(&hs->tmp, sizeof(hs->tmp));
 	*payload_len = plen;
 	noise_hs_message_done(hs);
 	return 0;
 fail:
-	noise_hs_wipe(hs);
+	memzero_explicit(&hs->tmp, sizeof(hs->tmp));
+	if (wipe)
+		memzero_explicit(payload, wipe);
+	noise_hs_read_failed(hs, msg, msg_len);
 	return err;
 }
 EXPORT_SYMBOL_GPL(noise_handshake_read);
@@ -621,10 +867,10 @@ EXPORT_SYMBOL_GPL(noise_handshake_read);
  *	one-way pattern. Pass NULL to discard it.
  *
  * c1 carries initiator to responder, c2 responder to initiator. Allocates
- * one AEAD tfm and request per returned state. Afterwards @hs keeps only h
- * (noise_handshake_hash()); every other secret is wiped. Free the states
- * with noise_cipher_free().
- * Context: process context, may sleep.
+ * one AEAD transform and its requests per returned state (GFP_KERNEL).
+ * Afterwards @hs keeps only h (noise_handshake_hash()); every other secret
+ * is wiped. Free the states with noise_cipher_free().
+ * Context: process context, may sleep (crypto_alloc_aead()).
  * Return: 0; -EPROTO if the handshake is not complete; -ENOTCONN if it
  * failed or was already split; -ENOMEM.
  */
@@ -642,7 +888,7 @@ int noise_handshake_split(struct noise_handshake *hs, struct noise_cipher **send
 		*recv = NULL;
 	if (noise_handshake_next(hs) != NOISE_ACTION_SPLIT)
 		return hs->state == NOISE_HS_RUNNING ? -EPROTO : -ENOTCONN;
-	noise_symmetric_split(&hs->ss, k[0], k[1]);
+	noise_symmetric_split(&hs->v.ss, k[0], k[1]);
 	for (i = 0; i < 2; i++) {
 		bool wanted = i == 0 ? (init ? send : recv) : (init ? recv : send);
 
@@ -675,16 +921,18 @@ EXPORT_SYMBOL_GPL(noise_handshake_split);
  * @hs: the handshake (normally after noise_handshake_split()).
  * @out: HASHLEN bytes out.
  * @cap: size of @out.
+ *
+ * Context: any.
  * Return: HASHLEN; -ENOBUFS if @cap is too small; -ENOTCONN if @hs failed.
  */
 int noise_handshake_hash(const struct noise_handshake *hs, u8 *out, size_t cap)
 {
 	if (hs->state == NOISE_HS_FAILED)
 		return -ENOTCONN;
-	if (cap < hs->ss.hash_len)
+	if (cap < hs->v.ss.hash_len)
 		return -ENOBUFS;
-	memcpy(out, hs->ss.h, hs->ss.hash_len);
-	return hs->ss.hash_len;
+	memcpy(out, hs->v.ss.h, hs->v.ss.hash_len);
+	return hs->v.ss.hash_len;
 }
 EXPORT_SYMBOL_GPL(noise_handshake_hash);
 
@@ -693,20 +941,24 @@ EXPORT_SYMBOL_GPL(noise_handshake_hash);
  * @hs: the handshake.
  * @out: DHLEN bytes out.
  * @cap: size of @out.
+ *
+ * From @keys->remote_static_cb it gives the key being read.
+ * Context: any.
  * Return: DHLEN; -ENOENT if it is not known (yet); -ENOBUFS; -ENOTCONN.
  */
 int noise_handshake_remote_static(const struct noise_handshake *hs, u8 *out,
 				  size_t cap)
 {
+	const struct noise_hs_var *v = hs->in_read ? &hs->tmp : &hs->v;
 	unsigned int dhlen = noise_hs_dhlen(hs);
 
 	if (hs->state == NOISE_HS_FAILED)
 		return -ENOTCONN;
-	if (!hs->has_rs)
+	if (!v->has_rs)
 		return -ENOENT;
 	if (cap < dhlen)
 		return -ENOBUFS;
-	memcpy(out, hs->rs, dhlen);
+	memcpy(out, v->rs, dhlen);
 	return dhlen;
 }
 EXPORT_SYMBOL_GPL(noise_handshake_remote_static);
@@ -719,6 +971,7 @@ EXPORT_SYMBOL_GPL(noise_handshake_remote_static);
  * For the project's KUnit tests (noise_internal.h): true while the local
  * ephemeral private key, or a test key set for it, is held or any of its
  * bytes is still non-zero.
+ * Context: any.
  * Return: whether it is.
  */
 bool noise_handshake_has_ephemeral(const struct noise_handshake *hs)
@@ -731,13 +984,11 @@ EXPORT_SYMBOL_NS_GPL(noise_handshake_has_ephemeral, NOISE_INTERNAL);
 /**
  * noise_handshake_free() - destroy a handshake, wiping its secrets.
  * @hs: the handshake, or NULL.
- * Context: process context.
+ *
+ * Context: any.
  */
 void noise_handshake_free(struct noise_handshake *hs)
 {
-	if (!hs)
-		return;
-	noise_symmetric_destroy(&hs->ss);
 	kfree_sensitive(hs);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_free);

@@ -54,4 +54,4 @@ static void __exit noise_exit(void)
 module_init(noise_init);
 module_exit(noise_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Noise Protocol Framework (rev 34) engine and tunnel");
+MODULE_DESCRIPTION("Noise Protocol Framework (rev 34) engine: handshakes and transport cipher states");

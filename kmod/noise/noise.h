@@ -7,17 +7,21 @@
  * read in turn; Split() gives the transport cipher states. See
  * Documentation/engine.rst for contexts, memory bounds and errors.
  *
- * Buffers handed to the engine are mapped into scatterlists for the crypto
- * API: they must be linearly mapped kernel memory (kmalloc, page or skb
- * data), never on the stack (CONFIG_VMAP_STACK) or in vmalloc space.
+ * Buffers handed to the transport calls are mapped into scatterlists for
+ * the crypto API: they must be linearly mapped kernel memory (kmalloc, page
+ * or skb data), never on the stack (CONFIG_VMAP_STACK) or in vmalloc space.
+ * Handshake messages and payloads may be in any kernel memory.
  */
 #ifndef _NOISE_H
 #define _NOISE_H
 
 #include <linux/types.h>
+#include <linux/bitops.h>
 #include <linux/gfp.h>
+#include <linux/spinlock.h>
 
 struct scatterlist;
+struct noise_handshake;
 
 #define NOISE_MAX_NAME_LEN	255
 #define NOISE_MAX_MSG_LEN	65535
@@ -54,13 +58,26 @@ enum noise_action {
  * @remote_ephemeral: the peer's ephemeral public key for a pre-message e
  *	(the initiator of a fallback handshake), or NULL.
  * @psks: @num_psks 32-byte PSKs, in the order the psk tokens are met.
- * @num_psks: must equal the number of psk tokens of the pattern.
+ * @num_psks: the number of psk tokens of the pattern, or 0 to supply every
+ *	PSK later with noise_handshake_set_psk().
  * @prologue: prologue bytes (may be NULL when @prologue_len is 0).
  * @prologue_len: length of @prologue.
  * @local_static_public: the public key of @local_static, or NULL to have
  *	it derived (one scalar multiplication per handshake). Pass it when
  *	the same static key serves many handshakes; it is not checked, and a
  *	wrong one makes the handshake fail at the peer.
+ * @precomputed_ss: DH(@local_static, @remote_static), DHLEN bytes
+ *	(noise_dh_shared()), used for the ss token when both static keys are
+ *	known at creation (ignored otherwise), or NULL to compute it. Saves
+ *	one scalar multiplication; not checked (a wrong one fails the
+ *	handshake).
+ * @remote_static_cb: if set, called during noise_handshake_read() right
+ *	after the peer's static key is decrypted (token s), before any later
+ *	token: the callback may look the peer up and call
+ *	noise_handshake_set_psk() and noise_handshake_set_precomputed_ss()
+ *	(which then take effect only if the read succeeds). A non-zero
+ *	return makes the read fail with it; the handshake stays as it was.
+ * @cb_ctx: first argument of @remote_static_cb.
  *
  * Keys a pattern does not use are ignored. Everything is copied.
  */
@@ -74,6 +91,10 @@ struct noise_keys {
 	const u8 *prologue;
 	size_t prologue_len;
 	const u8 *local_static_public;
+	const u8 *precomputed_ss;
+	int (*remote_static_cb)(void *ctx, struct noise_handshake *hs,
+				const u8 *remote_static);
+	void *cb_ctx;
 };
 
 /**
@@ -97,14 +118,38 @@ struct noise_protocol_info {
 	bool needs_local_static[2], needs_remote_static[2];
 };
 
-struct noise_handshake;
 struct noise_cipher;
 struct noise_crypt_req;
+
+/*
+ * Replay window (RFC 6479), for explicit-nonce transports (section 11.4):
+ * see replay.c. NOISE_REPLAY_WINDOW nonces below the highest accepted one
+ * are remembered; older ones are refused.
+ */
+#define NOISE_REPLAY_BITS	16384
+#define NOISE_REPLAY_WINDOW	(NOISE_REPLAY_BITS - BITS_PER_LONG)
+
+/**
+ * struct noise_replay - which nonces of a session were accepted.
+ * @lock: serializes noise_replay_update().
+ * @top: the highest accepted nonce plus one; 0 before the first.
+ * @bits: bit (n mod NOISE_REPLAY_BITS) set when nonce n - 1 was accepted.
+ */
+struct noise_replay {
+	spinlock_t lock;	/* serializes noise_replay_update() */
+	u64 top;
+	unsigned long bits[NOISE_REPLAY_BITS / BITS_PER_LONG];
+};
+
+void noise_replay_init(struct noise_replay *r);
+bool noise_replay_check(const struct noise_replay *r, u64 n);
+bool noise_replay_update(struct noise_replay *r, u64 n);
 
 int noise_protocol_info(const char *name, struct noise_protocol_info *info);
 
 int noise_dh_generate(enum noise_dh_id dh, u8 *priv, u8 *pub);
 int noise_dh_public(enum noise_dh_id dh, u8 *pub, const u8 *priv);
+int noise_dh_shared(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub);
 unsigned int noise_dh_len(enum noise_dh_id dh);
 
 struct noise_handshake *noise_handshake_new(const char *name, enum noise_role role,
@@ -113,8 +158,10 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 						 const char *name,
 						 const struct noise_keys *keys,
 						 gfp_t gfp);
-int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
-					      const u8 *priv);
+int noise_handshake_set_psk(struct noise_handshake *hs, unsigned int i,
+			    const u8 psk[NOISE_PSK_LEN]);
+int noise_handshake_set_precomputed_ss(struct noise_handshake *hs, const u8 *ss);
+const char *noise_handshake_protocol_name(const struct noise_handshake *hs);
 enum noise_action noise_handshake_next(const struct noise_handshake *hs);
 int noise_handshake_write(struct noise_handshake *hs, const u8 *payload,
 			  size_t payload_len, u8 *out, size_t out_cap,
@@ -139,6 +186,19 @@ int noise_cipher_encrypt_sg(struct noise_cipher *c, struct scatterlist *sg,
 			    unsigned int ad_len, unsigned int len);
 int noise_cipher_decrypt_sg(struct noise_cipher *c, struct scatterlist *sg,
 			    unsigned int ad_len, unsigned int len);
+int noise_cipher_encrypt_at(struct noise_cipher *c, u64 n, const u8 *ad,
+			    size_t ad_len, u8 *buf, size_t len);
+int noise_cipher_decrypt_at(struct noise_cipher *c, u64 n, const u8 *ad,
+			    size_t ad_len, u8 *buf, size_t len);
+int noise_cipher_encrypt_sg_at(struct noise_cipher *c, u64 n,
+			       struct scatterlist *sg, unsigned int ad_len,
+			       unsigned int len);
+int noise_cipher_decrypt_sg_at(struct noise_cipher *c, u64 n,
+			       struct scatterlist *sg, unsigned int ad_len,
+			       unsigned int len);
+int noise_cipher_take_nonce(struct noise_cipher *c, u64 *n);
+u64 noise_cipher_messages_sent(const struct noise_cipher *c);
+u64 noise_cipher_messages_received(const struct noise_cipher *c);
 
 /**
  * typedef noise_crypt_done_t - completion of an asynchronous operation.
@@ -148,6 +208,8 @@ int noise_cipher_decrypt_sg(struct noise_cipher *c, struct scatterlist *sg,
 typedef void (*noise_crypt_done_t)(void *data, int err);
 
 struct noise_crypt_req *noise_crypt_req_alloc(struct noise_cipher *c, gfp_t gfp);
+struct noise_crypt_req *noise_crypt_req_alloc_id(enum noise_cipher_id id,
+						 gfp_t gfp);
 void noise_crypt_req_free(struct noise_crypt_req *r);
 int noise_cipher_encrypt_async(struct noise_cipher *c, struct noise_crypt_req *r,
 			       struct scatterlist *sg, unsigned int ad_len,
@@ -157,6 +219,17 @@ int noise_cipher_decrypt_async(struct noise_cipher *c, struct noise_crypt_req *r
 			       struct scatterlist *sg, unsigned int ad_len,
 			       unsigned int len, noise_crypt_done_t done,
 			       void *data);
+
+int noise_cipher_encrypt_async_at(struct noise_cipher *c,
+				  struct noise_crypt_req *r, u64 n,
+				  struct scatterlist *sg, unsigned int ad_len,
+				  unsigned int len, noise_crypt_done_t done,
+				  void *data);
+int noise_cipher_decrypt_async_at(struct noise_cipher *c,
+				  struct noise_crypt_req *r, u64 n,
+				  struct scatterlist *sg, unsigned int ad_len,
+				  unsigned int len, noise_crypt_done_t done,
+				  void *data);
 
 int noise_cipher_rekey(struct noise_cipher *c);
 void noise_cipher_set_nonce(struct noise_cipher *c, u64 n);

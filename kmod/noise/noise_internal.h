@@ -9,6 +9,7 @@
 #ifndef _NOISE_INTERNAL_H
 #define _NOISE_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 #include "pattern.h"
 
@@ -24,5 +25,20 @@ void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
 
 /* Whether any ephemeral private key material is left in @hs (handshake.c). */
 bool noise_handshake_has_ephemeral(const struct noise_handshake *hs);
+
+/*
+ * TEST ONLY: fix the next ephemeral private key (replaying test vectors);
+ * never for real traffic (section 14). handshake.c.
+ */
+int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
+					      const u8 *priv);
+
+/*
+ * Allocations made by the engine since load: every kmalloc (handshake
+ * states, cipher states, requests) and every crypto transform
+ * (crypto_alloc_*). For the KUnit allocation count; cipher.c.
+ */
+extern atomic_t noise_stat_kmallocs;
+extern atomic_t noise_stat_tfms;
 
 #endif /* _NOISE_INTERNAL_H */

@@ -255,7 +255,7 @@ static int noise_validate(const struct noise_pattern *p)
 		}
 	}
 	for (i = 0; i < p->num_msgs; i++) {
-		int who = p->one_way ? 0 : i & 1;
+		int who = noise_pattern_sender(p, i);
 
 		for (j = 0; p->msgs[i][j]; j++)
 			if (noise_validate_token(&v, who, p->msgs[i][j],
@@ -282,7 +282,12 @@ static int noise_parse_modifiers(struct noise_protocol *proto, const char *s,
 		unsigned int n = 0;
 		size_t i;
 
-		if (mlen == 8 && !memcmp(s, "fallback", 8)) {
+		if (mlen == 3 && !memcmp(s, "hfs", 3)) {
+			/* Hybrid forward secrecy: valid, not implemented. */
+			if (proto->hybrid & NOISE_HYBRID_HFS)
+				return noise_bad("hfs twice");
+			proto->hybrid |= NOISE_HYBRID_HFS;
+		} else if (mlen == 8 && !memcmp(s, "fallback", 8)) {
 			/* Sorted order: fallback first, at most once. */
 			if (proto->fallback || last_psk >= 0)
 				return noise_bad("modifiers out of order (fallback first, once)");
@@ -372,8 +377,19 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 		}
 	}
 	id = noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], slen[1]);
-	if (id < 0)
-		return noise_bad("unknown DH function");
+	if (id < 0) {
+		/* "25519+448": two DH functions (hybrid), valid but unsupported. */
+		const char *plus = memchr(sec[1], '+', slen[1]);
+		size_t l1 = plus ? plus - sec[1] : 0;
+
+		if (!plus ||
+		    noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], l1) < 0 ||
+		    noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), plus + 1,
+				 slen[1] - l1 - 1) < 0)
+			return noise_bad("unknown DH function");
+		id = noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], l1);
+		proto->hybrid |= NOISE_HYBRID_DH;
+	}
 	proto->dh = id;
 	id = noise_lookup(noise_cipher_names, ARRAY_SIZE(noise_cipher_names),
 			  sec[2], slen[2]);
@@ -385,12 +401,6 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 		return noise_bad("unknown hash");
 	proto->hash = id;
 	return noise_parse_pattern(proto, sec[0], slen[0]);
-}
-
-/* Who sends message @i: 0 the initiator, 1 the responder. */
-static int noise_msg_sender(const struct noise_pattern *p, unsigned int i)
-{
-	return p->one_way ? 0 : i & 1;
 }
 
 /*
@@ -414,7 +424,7 @@ static void noise_find_e_last(struct noise_pattern *p, bool fallback)
 		for (j = 0; p->msgs[i][j]; j++) {
 			switch (p->msgs[i][j]) {
 			case T_E:
-				p->e_last[noise_msg_sender(p, i)] = i;
+				p->e_last[noise_pattern_sender(p, i)] = i;
 				break;
 			case T_EE:
 				p->e_last[0] = i;
@@ -441,7 +451,9 @@ static void noise_find_e_last(struct noise_pattern *p, bool fallback)
  * Context: any.
  * Return: 0; -EINVAL for a malformed name, an unknown pattern, DH, cipher or
  * hash, a misplaced or unsorted modifier or an invalid resulting pattern;
- * -EOPNOTSUPP for a valid 448 name while X448 is not available.
+ * -EOPNOTSUPP for a valid name this engine cannot run: hybrid forward
+ * secrecy (two DH functions such as "25519+448", or the hfs modifier), or
+ * 448 while X448 is not available.
  */
 int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 {
@@ -457,6 +469,10 @@ int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 	if (err) {
 		pr_debug("noise: refused protocol name '%s'\n", name);
 		return err;
+	}
+	if (proto->hybrid) {
+		pr_debug("noise: %s: hybrid forward secrecy is not supported\n", name);
+		return -EOPNOTSUPP;
 	}
 	if (proto->dh == NOISE_DH_448 && !NOISE_X448_READY) {
 		pr_debug("noise: %s: X448 is not available yet\n", name);

@@ -49,7 +49,16 @@ struct noise_pattern {
 	u8 e_last[2];
 };
 
+#define NOISE_HYBRID_DH		1	/* two DH functions, "25519+448" */
+#define NOISE_HYBRID_HFS	2	/* the hfs modifier */
+
 #define NOISE_NO_MSG	0xff	/* no message index */
+
+/* Who sends message @i of @p: 0 the initiator, 1 the responder. */
+static inline int noise_pattern_sender(const struct noise_pattern *p, unsigned int i)
+{
+	return p->one_way ? 0 : i & 1;
+}
 
 /**
  * struct noise_protocol - a parsed and validated protocol name.
@@ -58,6 +67,7 @@ struct noise_pattern {
  * @cipher: enum noise_cipher_id.
  * @hash: enum noise_hash_id.
  * @fallback: the fallback modifier was applied.
+ * @hybrid: NOISE_HYBRID_* bits: valid syntax the engine does not run.
  * @name_len: length of @name.
  * @name: the protocol name (hashed into the SymmetricState).
  */
@@ -67,6 +77,7 @@ struct noise_protocol {
 	u8 cipher;
 	u8 hash;
 	bool fallback;
+	u8 hybrid;
 	u16 name_len;
 	char name[NOISE_MAX_NAME_LEN + 1];
 };

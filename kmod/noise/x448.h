@@ -46,4 +46,7 @@ bool __must_check noise_x448_generate_public(u8 pub[X448_KEY_SIZE],
  */
 void noise_x448_generate_secret(u8 secret[X448_KEY_SIZE]);
 
+/* Zero the stack the last scalar multiplication used (NOISE_INTERNAL). */
+void noise_x448_wipe_stack(void);
+
 #endif /* _NOISE_X448_H */

@@ -28,7 +28,8 @@ struct et_pair {
 	struct noise_handshake *ini, *res;
 	struct noise_cipher *is, *ir, *rs, *rr;
 	struct noise_protocol_info info;
-	u8 *buf, *pt, *ref;
+	u8 *buf, *pt, *ref, *orig;
+	size_t orig_len;
 	u8 s[2][NOISE_MAX_DHLEN], pub[2][NOISE_MAX_DHLEN];
 	u8 e_res[NOISE_MAX_DHLEN], e_res_pub[NOISE_MAX_DHLEN];
 	u8 bad_pub[NOISE_MAX_DHLEN];
@@ -42,6 +43,7 @@ struct et_pair *et_pair_new(struct kunit *test, const char *name,
 void et_pair_release(void *data);
 int et_step(struct et_pair *p, unsigned int i, size_t payload_len,
 	    int tamper, size_t trunc, bool *read_failed);
+int et_resend(struct et_pair *p, unsigned int i);
 int et_handshake(struct et_pair *p, size_t payload_len);
 int et_split(struct et_pair *p);
 void et_transport(struct et_pair *p, unsigned int count, size_t max_len);

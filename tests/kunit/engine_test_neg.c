@@ -45,7 +45,13 @@ static const struct et_name_case et_bad_names[] = {
 	{ "Noise_XXX" SUITE, -EINVAL },
 	{ "Noise_NX2" SUITE, -EINVAL },
 	{ "Noise_XX_25518_ChaChaPoly_SHA256", -EINVAL },	/* unknown DH */
-	{ "Noise_XX_25519+448_ChaChaPoly_SHA256", -EINVAL },	/* hybrid DH */
+	{ "Noise_XX_25519+448_ChaChaPoly_SHA256", -EOPNOTSUPP },	/* hybrid DH */
+	{ "Noise_XXhfs_25519+448_ChaChaPoly_SHA256", -EOPNOTSUPP },	/* hfs */
+	{ "Noise_XXhfs" SUITE, -EOPNOTSUPP },
+	{ "Noise_XXfallback+hfs" SUITE, -EOPNOTSUPP },
+	{ "Noise_XXhfs+hfs" SUITE, -EINVAL },
+	{ "Noise_XX_25519+_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XX_25519+449_ChaChaPoly_SHA256", -EINVAL },
 	{ "Noise_XX_25519_ChaCha_SHA256", -EINVAL },	/* unknown cipher */
 	{ "Noise_XX_25519_chachapoly_SHA256", -EINVAL },
 	{ "Noise_XX_25519_AESGCM256_SHA256", -EINVAL },
@@ -115,20 +121,21 @@ static void et_names(struct kunit *test)
 	kunit_info(test, "%zu invalid names refused", ARRAY_SIZE(et_bad_names) + 1);
 }
 
-/* The handshake fails with -EBADMSG and the failing side is destroyed. */
+/*
+ * The handshake failed with -EBADMSG (or -EINVAL, a low-order key) on a
+ * read: the reader is left as it was, still waiting to read, and usable.
+ */
 static void et_expect_fail(struct kunit *test, struct et_pair *p, int err)
 {
 	u8 h[NOISE_MAX_HASHLEN];
-	size_t n;
 
 	KUNIT_EXPECT_TRUE_MSG(test, err == -EBADMSG || err == -EINVAL, "err %d", err);
-	KUNIT_EXPECT_TRUE(test, noise_handshake_next(p->ini) == NOISE_ACTION_FAILED ||
-			  noise_handshake_next(p->res) == NOISE_ACTION_FAILED);
-	if (noise_handshake_next(p->res) == NOISE_ACTION_FAILED) {
-		KUNIT_EXPECT_EQ(test, noise_handshake_write(p->res, NULL, 0, p->buf, ET_BUF,
-							    &n), -ENOTCONN);
-		KUNIT_EXPECT_EQ(test, noise_handshake_hash(p->res, h, sizeof(h)), -ENOTCONN);
-	}
+	KUNIT_EXPECT_NE(test, noise_handshake_next(p->ini), NOISE_ACTION_FAILED);
+	KUNIT_EXPECT_NE(test, noise_handshake_next(p->res), NOISE_ACTION_FAILED);
+	KUNIT_EXPECT_TRUE(test, noise_handshake_next(p->ini) == NOISE_ACTION_READ ||
+			  noise_handshake_next(p->res) == NOISE_ACTION_READ);
+	KUNIT_EXPECT_EQ(test, noise_handshake_hash(p->res, h, sizeof(h)),
+			(int)p->info.hash_len);
 }
 
 static void et_mismatch(struct kunit *test)
@@ -166,7 +173,11 @@ static void et_mismatch(struct kunit *test)
 	}
 }
 
-/* Run messages 0..@m-1 cleanly, damage message @m, continue to the end. */
+/*
+ * Run messages 0..@m-1 cleanly, damage message @m, continue to the end. A
+ * damage caught at once leaves the reader as it was: the undamaged message
+ * then completes the handshake.
+ */
 static int et_damaged(struct kunit *test, const char *name, unsigned int m,
 		      int tamper, size_t trunc)
 {
@@ -183,6 +194,13 @@ static int et_damaged(struct kunit *test, const char *name, unsigned int m,
 	} else {
 		KUNIT_EXPECT_TRUE_MSG(test, rf, "%s: the writer failed (%d)", name, err);
 		et_expect_fail(test, p, err);
+		if (i - 1 == m) {
+			KUNIT_EXPECT_EQ_MSG(test, et_resend(p, m), 0, "%s %u", name, m);
+			for (; i < p->info.num_msgs; i++)
+				KUNIT_EXPECT_EQ(test, et_step(p, i, 8, -1, 0, &rf), 0);
+			KUNIT_EXPECT_EQ_MSG(test, et_split(p), 0, "%s %u", name, m);
+			et_transport(p, 1, 64);
+		}
 	}
 	kunit_release_action(test, et_pair_release, p);
 	return err;
@@ -255,10 +273,11 @@ static void et_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_step(q, 1, NOISE_MAX_MSG_LEN - 32 - 16, -1, 0, &rf), 0);
 	KUNIT_EXPECT_EQ(test, et_split(q), 0);
 	et_transport(q, 1, NOISE_MAX_PAYLOAD_LEN);
-	/* A 65536-byte message is refused and destroys the reader. */
+	/* A 65536-byte message is refused; the reader is left as it was. */
 	KUNIT_EXPECT_EQ(test, noise_handshake_read(p->res, p->buf, NOISE_MAX_MSG_LEN + 1, p->pt,
 						   ET_BUF, &pl), -EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, noise_handshake_next(p->res), NOISE_ACTION_FAILED);
+	KUNIT_EXPECT_EQ(test, noise_handshake_next(p->res), NOISE_ACTION_READ);
+	KUNIT_EXPECT_EQ(test, noise_handshake_read(p->res, p->buf, over, p->pt, ET_BUF, &pl), 0);
 	/* Transport limits. */
 	KUNIT_EXPECT_EQ(test, noise_cipher_encrypt(q->is, NULL, 0, q->buf,
 						   NOISE_MAX_PAYLOAD_LEN + 1), -EMSGSIZE);
@@ -295,7 +314,8 @@ static void et_order(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, noise_handshake_write(q->ini, NULL, 0, q->buf, ET_BUF, &n), 0);
 	KUNIT_EXPECT_LT(test, noise_handshake_read(q->res, p->buf, 48 + 8 + 16, q->pt,
 						   ET_BUF, &pl), 0);
-	KUNIT_EXPECT_EQ(test, noise_handshake_next(q->res), NOISE_ACTION_FAILED);
+	KUNIT_EXPECT_EQ(test, noise_handshake_next(q->res), NOISE_ACTION_READ);
+	KUNIT_EXPECT_EQ(test, noise_handshake_read(q->res, q->buf, n, q->pt, ET_BUF, &pl), 0);
 	KUNIT_EXPECT_EQ(test, et_split(p), 0);
 	KUNIT_EXPECT_EQ(test, noise_handshake_write(p->ini, NULL, 0, p->buf, ET_BUF, &n),
 			-ENOTCONN);
@@ -549,9 +569,24 @@ static void et_multi_psk(struct kunit *test)
 	k.num_psks = 1;
 	hs = noise_handshake_new(names[0], NOISE_INITIATOR, &k, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(hs), -EINVAL);
+	/* No PSK at creation: allowed, the write waits for it (-ENOKEY). */
 	k.num_psks = 0;
 	hs = noise_handshake_new("Noise_XXpsk0" SUITE, NOISE_INITIATOR, &k, GFP_KERNEL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(hs), -EINVAL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hs));
+	{
+		u8 *out = kmalloc(256, GFP_KERNEL);
+		size_t n;
+
+		KUNIT_ASSERT_NOT_NULL(test, out);
+		KUNIT_EXPECT_EQ(test, noise_handshake_write(hs, NULL, 0, out, 256, &n), -ENOKEY);
+		KUNIT_EXPECT_EQ(test, noise_handshake_next(hs), NOISE_ACTION_WRITE);
+		KUNIT_EXPECT_EQ(test, noise_handshake_set_psk(hs, 1, psks[0]), -EINVAL);
+		KUNIT_EXPECT_EQ(test, noise_handshake_set_psk(hs, 0, psks[0]), 0);
+		KUNIT_EXPECT_EQ(test, noise_handshake_write(hs, NULL, 0, out, 256, &n), 0);
+		KUNIT_EXPECT_EQ(test, noise_handshake_set_psk(hs, 0, psks[0]), -EINVAL);
+		kfree(out);
+	}
+	noise_handshake_free(hs);
 	k.local_static = NULL;
 	hs = noise_handshake_new("Noise_XX" SUITE, NOISE_INITIATOR, &k, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(hs), -EINVAL);
@@ -622,13 +657,15 @@ static void et_sg_async(struct kunit *test)
 	reinit_completion(&a.done);
 	ret = noise_cipher_decrypt_async(p->rr, other, sg, 3, 116, et_async_done, &a);
 	KUNIT_EXPECT_EQ(test, et_async_wait(&a, ret), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, noise_cipher_nonce(p->rr), 3ULL);	/* consumed */
+	KUNIT_EXPECT_EQ(test, noise_cipher_nonce(p->rr), 2ULL);	/* not consumed */
+	KUNIT_EXPECT_EQ(test, noise_cipher_messages_received(p->rr), 2ULL);
 	memcpy(p->buf, p->pt, 119);
-	noise_cipher_set_nonce(p->rr, 2);
 	reinit_completion(&a.done);
 	ret = noise_cipher_decrypt_async(p->rr, other, sg, 3, 116, et_async_done, &a);
 	KUNIT_EXPECT_EQ(test, et_async_wait(&a, ret), 0);
 	KUNIT_EXPECT_MEMEQ(test, p->buf, p->ref, 103);
+	KUNIT_EXPECT_EQ(test, noise_cipher_messages_received(p->rr), 3ULL);
+	KUNIT_EXPECT_EQ(test, noise_cipher_messages_sent(p->is), 3ULL);
 	KUNIT_EXPECT_NE(test, strlen(noise_cipher_driver_name(p->is)), 0);
 	kunit_info(test, "drivers: %s / %s", noise_aead_driver_name(NOISE_CIPHER_CHACHAPOLY),
 		   noise_aead_driver_name(NOISE_CIPHER_AESGCM));
@@ -654,11 +691,21 @@ static void et_accessors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, noise_dh_len(NOISE_DH_448), 56U);
 }
 
-/* Noise Pipes (10.4): IK with a stale key for Bob, then XXfallback. */
+/*
+ * Noise Pipes (10.5) through the public API: Alice sends IK with a stale
+ * key for Bob; Bob's read fails and leaves his handshake as it was; he
+ * starts XXfallback from it (Alice's e from the failed message). Alice
+ * first tries Bob's reply as IK message 1 (refused, nothing changes), then
+ * falls back from her IK handshake.
+ */
 static void et_pipes(struct kunit *test)
 {
 	struct et_pair *p = et_pair_new(test, "Noise_IK_25519_AESGCM_SHA256",
 					&(struct et_opts){ .wrong_rs = true });
+	static const char * const not_fb[] = {
+		"Noise_XX_25519_AESGCM_SHA256", "Noise_XXfallback_25519_ChaChaPoly_SHA256",
+		"Noise_XXfallback_25519_AESGCM_SHA512", "Noise_XXfallback_448_AESGCM_SHA256",
+	};
 	const char *fb = "Noise_XXfallback_25519_AESGCM_SHA256";
 	struct noise_handshake *alice, *bob;
 	struct noise_keys ka = {}, kb = {};
@@ -669,26 +716,39 @@ static void et_pipes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, noise_handshake_write(p->ini, NULL, 0, p->buf, ET_BUF, &n), 0);
 	err = noise_handshake_read(p->res, p->buf, n, p->pt, ET_BUF, &pl);
 	KUNIT_EXPECT_EQ(test, err, -EBADMSG);
+	KUNIT_EXPECT_EQ(test, noise_handshake_next(p->res), NOISE_ACTION_READ);
 	/* Alice keeps e after IK message 0: the fallback needs it. */
 	KUNIT_EXPECT_TRUE(test, noise_handshake_has_ephemeral(p->ini));
 	ka.local_static = p->s[0];
 	kb.local_static = p->s[1];
-	kb.remote_ephemeral = p->buf;	/* Alice's e: the first 32 bytes */
 	ka.prologue = "pipes";
 	kb.prologue = "pipes";
 	ka.prologue_len = 5;
 	kb.prologue_len = 5;
-	KUNIT_EXPECT_TRUE(test, IS_ERR(noise_handshake_fallback(p->res, fb, &kb, GFP_KERNEL)));
-	bob = noise_handshake_new(fb, NOISE_INITIATOR, &kb, GFP_KERNEL);
+	/* Only the fallback form of the same DH, cipher and hash. */
+	for (n = 0; n < ARRAY_SIZE(not_fb); n++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(noise_handshake_fallback(p->res, not_fb[n], &kb,
+									   GFP_KERNEL)),
+				    -EINVAL, "%s", not_fb[n]);
+	bob = noise_handshake_fallback(p->res, fb, &kb, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(bob));
+	KUNIT_EXPECT_STREQ(test, noise_handshake_protocol_name(bob), fb);
+	/* Bob's XXfallback message 0; Alice tries it as IK message 1 first. */
+	KUNIT_ASSERT_EQ(test, noise_handshake_write(bob, "hi", 2, p->buf, ET_BUF, &n), 0);
+	KUNIT_EXPECT_LT(test, noise_handshake_read(p->ini, p->buf, n, p->pt, ET_BUF, &pl), 0);
+	KUNIT_EXPECT_EQ(test, noise_handshake_next(p->ini), NOISE_ACTION_READ);
+	KUNIT_EXPECT_TRUE(test, noise_handshake_has_ephemeral(p->ini));
 	alice = noise_handshake_fallback(p->ini, fb, &ka, GFP_KERNEL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(bob) || IS_ERR(alice));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(alice));
 	noise_handshake_free(p->ini);
 	noise_handshake_free(p->res);
 	p->ini = bob;
 	p->res = alice;
 	p->info.num_msgs = 2;
 	KUNIT_EXPECT_TRUE(test, noise_handshake_has_ephemeral(alice));
-	KUNIT_ASSERT_EQ(test, et_step(p, 0, 20, -1, 0, &rf), 0);
+	KUNIT_ASSERT_EQ(test, noise_handshake_read(alice, p->buf, n, p->pt, ET_BUF, &pl), 0);
+	KUNIT_EXPECT_EQ(test, pl, (size_t)2);
+	KUNIT_EXPECT_MEMEQ(test, p->pt, "hi", 2);
 	/* XXfallback: Alice's e is last used in message 0 (ee, se). */
 	KUNIT_EXPECT_FALSE(test, noise_handshake_has_ephemeral(alice));
 	KUNIT_EXPECT_TRUE(test, noise_handshake_has_ephemeral(bob));
@@ -697,6 +757,8 @@ static void et_pipes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_split(p), 0);
 	KUNIT_EXPECT_EQ(test, noise_handshake_remote_static(alice, p->ref, 64), 32);
 	KUNIT_EXPECT_MEMEQ(test, p->ref, p->pub[1], 32);
+	KUNIT_EXPECT_EQ(test, noise_handshake_remote_static(bob, p->ref, 64), 32);
+	KUNIT_EXPECT_MEMEQ(test, p->ref, p->pub[0], 32);
 	et_transport(p, 3, 500);
 }
 

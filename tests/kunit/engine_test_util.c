@@ -25,6 +25,7 @@ void et_pair_release(void *data)
 	kfree(p->buf);
 	kfree(p->pt);
 	kfree(p->ref);
+	kfree(p->orig);
 	kfree_sensitive(p);
 }
 
@@ -64,7 +65,8 @@ struct et_pair *et_pair_new(struct kunit *test, const char *name,
 	p->buf = kmalloc(ET_BUF, GFP_KERNEL);
 	p->pt = kmalloc(ET_BUF, GFP_KERNEL);
 	p->ref = kmalloc(ET_BUF, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, p->buf && p->pt && p->ref);
+	p->orig = kmalloc(ET_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, p->buf && p->pt && p->ref && p->orig);
 	KUNIT_ASSERT_EQ_MSG(test, 0, noise_protocol_info(name, &p->info), "%s", name);
 	dh = p->info.dh;
 	for (i = 0; i < 2; i++)
@@ -118,6 +120,8 @@ int et_step(struct et_pair *p, unsigned int i, size_t payload_len, int tamper,
 	err = noise_handshake_write(w, p->ref, payload_len, p->buf, ET_BUF, &n);
 	if (err)
 		return err;
+	memcpy(p->orig, p->buf, n);
+	p->orig_len = n;
 	if (tamper >= 0)
 		p->buf[tamper % n] ^= 1 << (tamper & 7);
 	n = trunc > n ? 0 : n - trunc;
@@ -130,6 +134,28 @@ int et_step(struct et_pair *p, unsigned int i, size_t payload_len, int tamper,
 		KUNIT_EXPECT_EQ(p->test, pl, payload_len);
 		KUNIT_EXPECT_MEMEQ(p->test, p->pt, p->ref, payload_len);
 	}
+	return 0;
+}
+
+/**
+ * et_resend() - read message @i again, undamaged, after a damaged copy
+ * failed: it must succeed and give back the payload.
+ * @p: the pair.
+ * @i: message index.
+ * Return: 0 or the error of the read.
+ */
+int et_resend(struct et_pair *p, unsigned int i)
+{
+	bool ini_writes = p->info.one_way || !(i & 1);
+	struct noise_handshake *r = ini_writes ? p->res : p->ini;
+	size_t pl;
+	int err;
+
+	err = noise_handshake_read(r, p->orig, p->orig_len, p->pt, ET_BUF, &pl);
+	if (err)
+		return err;
+	KUNIT_EXPECT_EQ(p->test, pl, (size_t)8);
+	KUNIT_EXPECT_MEMEQ(p->test, p->pt, p->ref, pl);
 	return 0;
 }
 

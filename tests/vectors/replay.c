@@ -11,20 +11,69 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "noise.h"
+#include "noise_internal.h"
 #include "replay.h"
 
 #define NOISE_REPLAY_BUF (NOISE_MAX_MSG_LEN + 64)
 
-struct noise_replay {
+/* One side's precomputed static-static DH (NOISE_VEC_PRECOMPUTED_SS). */
+struct noise_vreplay_ss {
+	enum noise_dh_id dh;
+	const u8 *s;
+	u8 ss[NOISE_MAX_DHLEN];
+};
+
+struct noise_vreplay {
 	const struct noise_vector *v;
 	u8 *buf, *pt;
 	u8 psks[2][NOISE_MAX_PSKS][NOISE_PSK_LEN];
+	unsigned int flags;
+	struct noise_vreplay_ss pre[2];
 	char *why;
 	size_t why_len;
 };
 
+/* The peer's static key became known: give the handshake DH(s, rs). */
+static int noise_replay_ss_cb(void *ctx, struct noise_handshake *hs,
+			      const u8 *remote_static)
+{
+	struct noise_vreplay_ss *p = ctx;
+	int err;
+
+	err = noise_dh_shared(p->dh, p->ss, p->s, remote_static);
+	if (!err)
+		err = noise_handshake_set_precomputed_ss(hs, p->ss);
+	memzero_explicit(p->ss, sizeof(p->ss));
+	return err == -EINVAL ? 0 : err;	/* no ss token: nothing to give */
+}
+
+/*
+ * With NOISE_VEC_PRECOMPUTED_SS, DH(s, rs) is computed outside the engine:
+ * at creation when both static keys are known, else from the callback.
+ */
+static int noise_replay_pre_ss(struct noise_vreplay *r, bool init,
+			       const struct noise_protocol_info *info,
+			       struct noise_keys *k)
+{
+	struct noise_vreplay_ss *p = &r->pre[!init];
+	int err;
+
+	if (!(r->flags & NOISE_VEC_PRECOMPUTED_SS) || !k->local_static)
+		return 0;
+	p->dh = info->dh;
+	p->s = k->local_static;
+	if (!k->remote_static) {
+		k->remote_static_cb = noise_replay_ss_cb;
+		k->cb_ctx = p;
+		return 0;
+	}
+	err = noise_dh_shared(p->dh, p->ss, p->s, k->remote_static);
+	k->precomputed_ss = p->ss;
+	return err;
+}
+
 static __printf(2, 3) enum noise_vec_result
-noise_replay_fail(struct noise_replay *r, const char *fmt, ...)
+noise_replay_fail(struct noise_vreplay *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,7 +89,7 @@ static bool noise_vec_eq(const struct noise_vec_bytes *b, const u8 *p, size_t le
 }
 
 /* The keys of one side; false if a key has the wrong length. */
-static bool noise_replay_keys(struct noise_replay *r, bool init, unsigned int dhlen,
+static bool noise_replay_keys(struct noise_vreplay *r, bool init, unsigned int dhlen,
 			      struct noise_keys *k)
 {
 	const struct noise_vector *v = r->v;
@@ -67,7 +116,7 @@ static bool noise_replay_keys(struct noise_replay *r, bool init, unsigned int dh
 }
 
 /* messages[i] through a handshake: write, compare, read, compare. */
-static enum noise_vec_result noise_replay_hs(struct noise_replay *r, unsigned int i,
+static enum noise_vec_result noise_replay_hs(struct noise_vreplay *r, unsigned int i,
 					     struct noise_handshake *w,
 					     struct noise_handshake *rd)
 {
@@ -90,7 +139,7 @@ static enum noise_vec_result noise_replay_hs(struct noise_replay *r, unsigned in
 }
 
 /* messages[i] as a transport message. */
-static enum noise_vec_result noise_replay_tr(struct noise_replay *r, unsigned int i,
+static enum noise_vec_result noise_replay_tr(struct noise_vreplay *r, unsigned int i,
 					     struct noise_cipher *send,
 					     struct noise_cipher *recv)
 {
@@ -116,7 +165,7 @@ static enum noise_vec_result noise_replay_tr(struct noise_replay *r, unsigned in
 	return NOISE_VEC_PASS;
 }
 
-static enum noise_vec_result noise_replay_hash(struct noise_replay *r,
+static enum noise_vec_result noise_replay_hash(struct noise_vreplay *r,
 					       struct noise_handshake *ini,
 					       struct noise_handshake *res)
 {
@@ -137,7 +186,7 @@ static enum noise_vec_result noise_replay_hash(struct noise_replay *r,
  * The handshake and transport phases of one protocol; messages[@off] is its
  * first message. @ini is the initiator of that protocol.
  */
-static enum noise_vec_result noise_replay_run(struct noise_replay *r,
+static enum noise_vec_result noise_replay_run(struct noise_vreplay *r,
 					      const struct noise_protocol_info *info,
 					      struct noise_handshake *ini,
 					      struct noise_handshake *res,
@@ -193,7 +242,7 @@ static int noise_replay_eph(struct noise_handshake *hs,
 	return noise_handshake_set_ephemeral_for_testing(hs, e->p);
 }
 
-static enum noise_vec_result noise_replay_plain(struct noise_replay *r,
+static enum noise_vec_result noise_replay_plain(struct noise_vreplay *r,
 						const struct noise_protocol_info *info)
 {
 	const struct noise_vector *v = r->v;
@@ -206,6 +255,9 @@ static enum noise_vec_result noise_replay_plain(struct noise_replay *r,
 		snprintf(r->why, r->why_len, "a key has the wrong length");
 		return NOISE_VEC_SKIP;
 	}
+	if (noise_replay_pre_ss(r, true, info, &ki) ||
+	    noise_replay_pre_ss(r, false, info, &kr))
+		return noise_replay_fail(r, "static-static DH failed");
 	ini = noise_handshake_new(v->name, NOISE_INITIATOR, &ki, GFP_KERNEL);
 	res = noise_handshake_new(v->name, NOISE_RESPONDER, &kr, GFP_KERNEL);
 	if (IS_ERR(ini) || IS_ERR(res)) {
@@ -228,7 +280,7 @@ out:
 	return ret;
 }
 
-static enum noise_vec_result noise_replay_fallback(struct noise_replay *r,
+static enum noise_vec_result noise_replay_fallback(struct noise_vreplay *r,
 						   const struct noise_protocol_info *info,
 						   const struct noise_protocol_info *fb)
 {
@@ -244,6 +296,9 @@ static enum noise_vec_result noise_replay_fallback(struct noise_replay *r,
 		snprintf(r->why, r->why_len, "a key has the wrong length");
 		return NOISE_VEC_SKIP;
 	}
+	if (noise_replay_pre_ss(r, true, info, &ka) ||
+	    noise_replay_pre_ss(r, false, info, &kb))
+		return noise_replay_fail(r, "static-static DH failed");
 	alice = noise_handshake_new(v->name, NOISE_INITIATOR, &ka, GFP_KERNEL);
 	bob0 = noise_handshake_new(v->name, NOISE_RESPONDER, &kb, GFP_KERNEL);
 	if (IS_ERR(alice) || IS_ERR(bob0)) {
@@ -260,18 +315,14 @@ static enum noise_vec_result noise_replay_fallback(struct noise_replay *r,
 		ret = noise_replay_fail(r, "message 0: write failed or differs (%d)", err);
 		goto out;
 	}
+	/* A failed read leaves Bob's handshake as it was, waiting to read. */
 	if (!noise_handshake_read(bob0, r->buf, n, r->pt, NOISE_REPLAY_BUF, &pl) ||
-	    noise_handshake_next(bob0) != NOISE_ACTION_FAILED) {
+	    noise_handshake_next(bob0) != NOISE_ACTION_READ) {
 		ret = noise_replay_fail(r, "message 0: Bob read it; fallback not exercised");
 		goto out;
 	}
-	/* 2. Bob initiates the fallback protocol with Alice's e. */
-	if (n < fb->dh_len) {
-		ret = noise_replay_fail(r, "message 0 is shorter than a public key");
-		goto out;
-	}
-	kb.remote_ephemeral = r->buf;
-	bob = noise_handshake_new(v->fallback_name, NOISE_INITIATOR, &kb, GFP_KERNEL);
+	/* 2. Bob initiates the fallback protocol from it (Alice's e kept). */
+	bob = noise_handshake_fallback(bob0, v->fallback_name, &kb, GFP_KERNEL);
 	alice2 = noise_handshake_fallback(alice, v->fallback_name, &ka, GFP_KERNEL);
 	if (IS_ERR(bob) || IS_ERR(alice2)) {
 		ret = noise_replay_fail(r, "fallback handshake creation failed (%d, %d)",
@@ -295,21 +346,23 @@ out:
 }
 
 /**
- * noise_vector_replay() - replay one vector.
+ * noise_vector_replay_flags() - replay one vector.
  * @v: the vector.
  * @why: the reason for a FAIL or SKIP, out.
  * @why_len: size of @why.
+ * @flags: NOISE_VEC_* options.
  *
  * A vector with "fail": true passes when the replay fails.
  * Context: process context.
  * Return: NOISE_VEC_PASS, NOISE_VEC_FAIL or NOISE_VEC_SKIP.
  */
-enum noise_vec_result noise_vector_replay(const struct noise_vector *v,
-					  char *why, size_t why_len)
+enum noise_vec_result noise_vector_replay_flags(const struct noise_vector *v,
+						char *why, size_t why_len,
+						unsigned int flags)
 {
 	struct noise_protocol_info info, fb;
 	enum noise_vec_result ret;
-	struct noise_replay *r;
+	struct noise_vreplay *r;
 	int err;
 
 	why[0] = 0;
@@ -336,6 +389,7 @@ enum noise_vec_result noise_vector_replay(const struct noise_vector *v,
 		return NOISE_VEC_FAIL;
 	}
 	r->v = v;
+	r->flags = flags;
 	r->why = why;
 	r->why_len = why_len;
 	r->buf = kmalloc(NOISE_REPLAY_BUF, GFP_KERNEL);
@@ -358,4 +412,19 @@ enum noise_vec_result noise_vector_replay(const struct noise_vector *v,
 		return NOISE_VEC_FAIL;
 	}
 	return ret;
+}
+
+/**
+ * noise_vector_replay() - replay one vector, plainly.
+ * @v: the vector.
+ * @why: the reason for a FAIL or SKIP, out.
+ * @why_len: size of @why.
+ *
+ * Context: process context.
+ * Return: as noise_vector_replay_flags().
+ */
+enum noise_vec_result noise_vector_replay(const struct noise_vector *v,
+					  char *why, size_t why_len)
+{
+	return noise_vector_replay_flags(v, why, why_len, 0);
 }

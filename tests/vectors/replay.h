@@ -59,7 +59,13 @@ enum noise_vec_result { NOISE_VEC_PASS, NOISE_VEC_FAIL, NOISE_VEC_SKIP };
 extern const struct noise_vector noise_test_vectors[];
 extern const unsigned int noise_test_vectors_count;
 
+/* Replay with the static-static DH computed outside the engine. */
+#define NOISE_VEC_PRECOMPUTED_SS	1
+
 enum noise_vec_result noise_vector_replay(const struct noise_vector *v,
 					  char *why, size_t why_len);
+enum noise_vec_result noise_vector_replay_flags(const struct noise_vector *v,
+						char *why, size_t why_len,
+						unsigned int flags);
 
 #endif /* _NOISE_REPLAY_H */

@@ -47,4 +47,5 @@ static void __exit noise_vectors_exit(void)
 module_init(noise_vectors_init);
 module_exit(noise_vectors_exit);
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(NOISE_INTERNAL);
 MODULE_DESCRIPTION("Noise test vectors replayed at load time");
