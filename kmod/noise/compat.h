@@ -91,9 +91,26 @@ static inline void noise_netdev_set_lltx(struct net_device *dev)
 
 /*
  * Not shimmed, because the portable form is as simple (for the tunnel):
- * genetlink: use .ops (struct genl_ops), not .split_ops (6.2), and
- * genl_dumpit_info(cb)->attrs, not genl_info_dump() (6.7); attributes:
+ * genetlink: use .ops (struct genl_ops), not .split_ops (6.2); attributes:
  * NLA_U32/NLA_U64, not NLA_UINT and nla_get_uint()/nla_put_uint() (6.7).
  */
+
+/*
+ * The attributes genetlink parsed for a dump (in .start and .dumpit):
+ * genl_dumpit_info(cb)->attrs until 6.5, genl_info_dump(cb)->attrs since
+ * 6.6 (the struct now holds a whole struct genl_info).
+ */
+#if NOISE_KERNEL_AT_LEAST(6, 6)
+#define noise_genl_dump_attrs(cb)	(genl_info_dump(cb)->attrs)
+#else
+#define noise_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
+
+/* get_unaligned_be32() and friends: <linux/unaligned.h> since 6.12. */
+#if __has_include(<linux/unaligned.h>)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
 
 #endif /* _NOISE_COMPAT_H */

@@ -2,7 +2,9 @@
 /*
  * noise: the Noise Protocol Framework (revision 34) in the kernel.
  * Module init and exit: the shared hash tfms, the AEAD driver probe and the
- * debugfs file noise/drivers.
+ * debugfs file noise/drivers (engine), then the tunnel (tunnel/device.c:
+ * the "noise" link type, per-netns state, generic netlink). The engine
+ * never calls into the tunnel; only this glue knows both.
  */
 
 #include <linux/debugfs.h>
@@ -10,6 +12,7 @@
 #include <linux/seq_file.h>
 #include "cipher.h"
 #include "hash.h"
+#include "tunnel/tunnel.h"
 
 static struct dentry *noise_debugfs;
 
@@ -39,6 +42,12 @@ static int __init noise_init(void)
 	noise_aead_probe();
 	noise_debugfs = debugfs_create_dir("noise", NULL);
 	debugfs_create_file("drivers", 0444, noise_debugfs, NULL, &noise_drivers_fops);
+	err = noise_tunnel_init();
+	if (err) {
+		debugfs_remove_recursive(noise_debugfs);
+		noise_hash_free_tfms();
+		return err;
+	}
 	pr_info("noise: loaded (ChaChaPoly: %s, AESGCM: %s)\n",
 		noise_aead_driver_name(NOISE_CIPHER_CHACHAPOLY),
 		noise_aead_driver_name(NOISE_CIPHER_AESGCM));
@@ -47,6 +56,7 @@ static int __init noise_init(void)
 
 static void __exit noise_exit(void)
 {
+	noise_tunnel_exit();
 	debugfs_remove_recursive(noise_debugfs);
 	noise_hash_free_tfms();
 }
@@ -54,4 +64,4 @@ static void __exit noise_exit(void)
 module_init(noise_init);
 module_exit(noise_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Noise Protocol Framework (rev 34) engine: handshakes and transport cipher states");
+MODULE_DESCRIPTION("Noise Protocol Framework (rev 34) engine and tunnel");

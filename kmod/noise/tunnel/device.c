@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: the net_device ("ip link add noise0 type noise"), its life
+ * per network namespace, and the device-level configuration calls of
+ * contracts/tunnel-api.md.
+ */
+
+#include <linux/if_arp.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/module.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ip_tunnels.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/rtnetlink.h>
+#include "../compat.h"
+#include "device.h"
+#include "peer.h"
+#include "queueing.h"
+#include "socket.h"
+#include "tunnel.h"
+
+#define NOISE_DEFAULT_PROTOCOL	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
+
+/* Every noise device of every namespace (RTNL), for the netns pre_exit. */
+static LIST_HEAD(noise_devices);
+
+static const struct device_type noise_device_type = { .name = KBUILD_MODNAME };
+
+/* ---------------------------- counters ------------------------------ */
+
+static void noise_pcpu_drop(struct noise_pcpu_stats __percpu *st, enum noise_drop why)
+{
+	struct noise_pcpu_stats *s = this_cpu_ptr(st);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&s->syncp);
+	u64_stats_inc(&s->drops[why]);
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+}
+
+/* Context: any. */
+void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
+		      enum noise_drop why)
+{
+	noise_pcpu_drop(nd->stats, why);
+	if (peer)
+		noise_pcpu_drop(peer->stats, why);
+}
+
+static void noise_stats_sum(struct noise_pcpu_stats __percpu *st, struct noise_stats *out)
+{
+	unsigned int start, i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct noise_pcpu_stats *s = per_cpu_ptr(st, cpu);
+		struct noise_stats one;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			one.rx_bytes = u64_stats_read(&s->rx_bytes);
+			one.rx_packets = u64_stats_read(&s->rx_packets);
+			one.tx_bytes = u64_stats_read(&s->tx_bytes);
+			one.tx_packets = u64_stats_read(&s->tx_packets);
+			for (i = 0; i < NOISE_DROP_COUNT; i++)
+				one.drops[i] = u64_stats_read(&s->drops[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		out->rx_bytes += one.rx_bytes;
+		out->rx_packets += one.rx_packets;
+		out->tx_bytes += one.tx_bytes;
+		out->tx_packets += one.tx_packets;
+		for (i = 0; i < NOISE_DROP_COUNT; i++)
+			out->drops[i] += one.drops[i];
+	}
+}
+
+/**
+ * noise_stats_read() - the counters of a device or a peer.
+ * @nd: the device.
+ * @peer: the peer, or NULL for the device.
+ * @out: filled in.
+ *
+ * Context: any.
+ */
+void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
+		      struct noise_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	noise_stats_sum(peer ? peer->stats : nd->stats, out);
+	out->handshakes = atomic64_read(peer ? &peer->handshakes : &nd->handshakes);
+}
+
+static void noise_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *st)
+{
+	struct noise_stats s;
+	unsigned int i;
+
+	noise_stats_read(netdev_priv(dev), NULL, &s);
+	st->rx_packets = s.rx_packets;
+	st->rx_bytes = s.rx_bytes;
+	st->tx_packets = s.tx_packets;
+	st->tx_bytes = s.tx_bytes;
+	for (i = 0; i < NOISE_DROP_COUNT; i++)
+		st->rx_dropped += s.drops[i];
+	st->tx_dropped = s.drops[NOISE_DROP_NO_PEER] + s.drops[NOISE_DROP_NO_KEY];
+	st->rx_dropped -= st->tx_dropped;
+	st->rx_crc_errors = s.drops[NOISE_DROP_AUTH];
+	st->rx_length_errors = s.drops[NOISE_DROP_BAD_LENGTH];
+	st->rx_frame_errors = s.drops[NOISE_DROP_BAD_TYPE];
+}
+
+/* --------------------------- identity ------------------------------- */
+
+static struct noise_identity *noise_ident(struct noise_device *nd)
+{
+	return rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
+}
+
+static struct noise_identity *noise_ident_new(const char *proto,
+					      struct netlink_ext_ack *extack, int *err)
+{
+	struct noise_identity *id = kzalloc(sizeof(*id), GFP_KERNEL);
+
+	*err = -ENOMEM;
+	if (!id)
+		return NULL;
+	*err = noise_tunnel_protocol_parse(proto, &id->proto, extack);
+	if (*err) {
+		kfree(id);
+		return NULL;
+	}
+	return id;
+}
+
+static void noise_ident_free_rcu(struct rcu_head *rcu)
+{
+	kfree_sensitive(container_of(rcu, struct noise_identity, rcu));
+}
+
+/* Swap in @id; every session and handshake of the old one goes. */
+static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
+{
+	struct noise_identity *old = noise_ident(nd);
+	struct noise_peer *peer;
+
+	mutex_lock(&nd->hs_lock);
+	rcu_assign_pointer(nd->ident, id);
+	noise_hs_clear_anon(nd);
+	list_for_each_entry(peer, &nd->peer_list, list) {
+		noise_hs_clear_peer(peer);
+		noise_keypairs_clear(peer);
+	}
+	mutex_unlock(&nd->hs_lock);
+	if (old)
+		call_rcu(&old->rcu, noise_ident_free_rcu);
+}
+
+/**
+ * noise_device_set_protocol() - change the protocol.
+ * @nd: the device (conf_lock held).
+ * @name: the protocol name.
+ * @extack: the reason of a refusal.
+ *
+ * All peers and the private key go (their keys belong to the old DH).
+ * Context: process, conf_lock held.
+ * Return: 0 or -errno; on error nothing changed.
+ */
+int noise_device_set_protocol(struct noise_device *nd, const char *name,
+			      struct netlink_ext_ack *extack)
+{
+	struct noise_identity *id;
+	int err;
+
+	lockdep_assert_held(&nd->conf_lock);
+	if (!strcmp(noise_ident(nd)->proto.name, name))
+		return 0;
+	id = noise_ident_new(name, extack, &err);
+	if (!id)
+		return err;
+	noise_peer_remove_all(nd);
+	noise_ident_swap(nd, id);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_set_protocol, NOISE_INTERNAL);
+
+/**
+ * noise_device_set_private_key() - set or remove the static key.
+ * @nd: the device (conf_lock held).
+ * @key: dh_len bytes; all zero removes it.
+ *
+ * Context: process, conf_lock held.
+ * Return: 0 or -errno (nothing changed).
+ */
+int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
+{
+	struct noise_identity *cur = noise_ident(nd), *id;
+	unsigned int len = cur->proto.info.dh_len;
+	struct noise_peer *peer, *tmp;
+	int err;
+
+	lockdep_assert_held(&nd->conf_lock);
+	id = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	memzero_explicit(id->private_key, sizeof(id->private_key));
+	memset(id->public_key, 0, sizeof(id->public_key));
+	id->has_key = memchr_inv(key, 0, len);
+	if (id->has_key) {
+		memcpy(id->private_key, key, len);
+		err = noise_dh_public(cur->proto.info.dh, id->public_key, id->private_key);
+		if (err) {
+			kfree_sensitive(id);
+			return err;
+		}
+		noise_hs_mac1_key(id->mac1_key, id->public_key, len);
+	}
+	noise_ident_swap(nd, id);
+	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
+			noise_peer_remove(peer);
+		else
+			noise_peer_derive_keys(peer);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_set_private_key, NOISE_INTERNAL);
+
+void noise_device_get_public_key(struct noise_device *nd, u8 *out, unsigned int *len)
+{
+	struct noise_identity *id = noise_ident(nd);
+
+	*len = id->has_key ? id->proto.info.dh_len : 0;
+	memcpy(out, id->public_key, *len);
+}
+
+const char *noise_device_protocol(struct noise_device *nd)
+{
+	return noise_ident(nd)->proto.name;
+}
+
+unsigned int noise_tunnel_dh_len(struct noise_device *nd)
+{
+	return noise_ident(nd)->proto.info.dh_len;
+}
+
+/**
+ * noise_device_set_listen_port() - change the port.
+ * @nd: the device (conf_lock held).
+ * @port: the port; 0 any.
+ *
+ * Context: process, conf_lock held.
+ * Return: 0 or -errno, the old sockets kept.
+ */
+int noise_device_set_listen_port(struct noise_device *nd, u16 port)
+{
+	int err;
+
+	lockdep_assert_held(&nd->conf_lock);
+	if (!netif_running(nd->dev)) {
+		nd->listen_port_req = port;
+		nd->listen_port = port;
+		return 0;
+	}
+	if (port && port == nd->listen_port)
+		return 0;
+	err = noise_socket_open(nd, port);
+	if (!err)
+		nd->listen_port_req = port;
+	return err;
+}
+
+u16 noise_device_listen_port(struct noise_device *nd)
+{
+	return READ_ONCE(nd->listen_port);
+}
+
+void noise_device_set_fwmark(struct noise_device *nd, u32 mark)
+{
+	struct noise_peer *peer;
+	struct sock *sk;
+
+	lockdep_assert_held(&nd->conf_lock);
+	WRITE_ONCE(nd->fwmark, mark);
+	sk = rcu_dereference_protected(nd->sock4, lockdep_is_held(&nd->conf_lock));
+	if (sk)
+		WRITE_ONCE(sk->sk_mark, mark);
+	sk = rcu_dereference_protected(nd->sock6, lockdep_is_held(&nd->conf_lock));
+	if (sk)
+		WRITE_ONCE(sk->sk_mark, mark);
+	list_for_each_entry(peer, &nd->peer_list, list)
+		dst_cache_reset(&peer->endpoint_cache);
+}
+
+u32 noise_device_fwmark(struct noise_device *nd)
+{
+	return READ_ONCE(nd->fwmark);
+}
+
+struct noise_device *noise_device_from_netdev(struct net_device *dev)
+{
+	return dev && dev->rtnl_link_ops == &noise_link_ops ? netdev_priv(dev) : NULL;
+}
+
+/* --------------------------- net_device ----------------------------- */
+
+static int noise_open(struct net_device *dev)
+{
+	struct noise_device *nd = netdev_priv(dev);
+	struct noise_peer *peer;
+	int err;
+
+	mutex_lock(&nd->conf_lock);
+	err = nd->net ? noise_socket_open(nd, nd->listen_port_req) : -ENONET;
+	if (!err) {
+		local_bh_disable();
+		list_for_each_entry(peer, &nd->peer_list, list)
+			if (peer->keepalive_interval)
+				noise_send_keepalive(peer);
+		local_bh_enable();
+	}
+	mutex_unlock(&nd->conf_lock);
+	return err;
+}
+
+/* Stop every peer's traffic: sessions, handshakes, queues, timers. */
+static void noise_quiesce(struct noise_device *nd)
+{
+	struct noise_peer *peer;
+
+	list_for_each_entry(peer, &nd->peer_list, list) {
+		noise_timers_stop(peer);
+		skb_queue_purge(&peer->staged);
+		noise_keypairs_clear(peer);
+	}
+	mutex_lock(&nd->hs_lock);
+	noise_hs_clear_anon(nd);
+	list_for_each_entry(peer, &nd->peer_list, list)
+		noise_hs_clear_peer(peer);
+	mutex_unlock(&nd->hs_lock);
+	skb_queue_purge(&nd->hs_queue);
+}
+
+static int noise_stop(struct net_device *dev)
+{
+	struct noise_device *nd = netdev_priv(dev);
+
+	mutex_lock(&nd->conf_lock);
+	noise_socket_close(nd);
+	noise_quiesce(nd);
+	mutex_unlock(&nd->conf_lock);
+	return 0;
+}
+
+static const struct net_device_ops noise_netdev_ops = {
+	.ndo_open		= noise_open,
+	.ndo_stop		= noise_stop,
+	.ndo_start_xmit		= noise_xmit,
+	.ndo_get_stats64	= noise_get_stats64,
+};
+
+static void noise_destruct(struct net_device *dev)
+{
+	struct noise_device *nd = netdev_priv(dev);
+
+	rtnl_lock();
+	list_del(&nd->dev_list);
+	rtnl_unlock();
+	mutex_lock(&nd->conf_lock);
+	noise_socket_close(nd);
+	noise_peer_remove_all(nd);
+	noise_quiesce(nd);
+	noise_allowedips_free(&nd->aips);
+	mutex_unlock(&nd->conf_lock);
+	destroy_workqueue(nd->hs_wq);
+	destroy_workqueue(nd->wq);
+	noise_queueing_free(nd);
+	gro_cells_destroy(&nd->gro);
+	free_percpu(nd->stats);
+	kfree_sensitive(rcu_dereference_protected(nd->ident, true));
+	rcu_barrier();	/* peers and keypairs freed by call_rcu */
+}
+
+static void noise_setup(struct net_device *dev)
+{
+	struct noise_device *nd = netdev_priv(dev);
+	enum { F = NETIF_F_HW_CSUM | NETIF_F_RXCSUM | NETIF_F_SG | NETIF_F_GSO |
+		   NETIF_F_GSO_SOFTWARE | NETIF_F_HIGHDMA };
+	const int overhead = sizeof(struct noise_msg_transport) + NOISE_TAG_LEN +
+			     sizeof(struct udphdr) + sizeof(struct ipv6hdr);
+
+	dev->netdev_ops = &noise_netdev_ops;
+	dev->header_ops = &ip_tunnel_header_ops;
+	dev->hard_header_len = 0;
+	dev->addr_len = 0;
+	dev->needed_headroom = NOISE_SKB_HEADROOM;
+	dev->needed_tailroom = NOISE_TAG_LEN + NOISE_PADDING;
+	dev->type = ARPHRD_NONE;
+	dev->flags = IFF_POINTOPOINT | IFF_NOARP;
+	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->needs_free_netdev = true;
+	noise_netdev_set_lltx(dev);
+	dev->features |= F;
+	dev->hw_features |= F;
+	dev->hw_enc_features |= F;
+	dev->mtu = ETH_DATA_LEN - overhead;
+	dev->min_mtu = IPV4_MIN_MTU;
+	dev->max_mtu = round_down(NOISE_MAX_PAYLOAD_LEN, NOISE_PADDING) - overhead;
+	SET_NETDEV_DEVTYPE(dev, &noise_device_type);
+	/* iptunnel_xmit() counts outer packets in dev->tstats. */
+	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
+	netif_keep_dst(dev);
+	memset(nd, 0, sizeof(*nd));
+	nd->dev = dev;
+}
+
+static int noise_nd_init(struct noise_device *nd)
+{
+	struct net_device *dev = nd->dev;
+	int err, i;
+
+	mutex_init(&nd->conf_lock);
+	mutex_init(&nd->hs_lock);
+	INIT_LIST_HEAD(&nd->peer_list);
+	INIT_LIST_HEAD(&nd->anon);
+	for (i = 0; i < ARRAY_SIZE(nd->peer_hash); i++)
+		INIT_HLIST_HEAD(&nd->peer_hash[i]);
+	noise_index_init(&nd->index);
+	noise_allowedips_init(&nd->aips, &nd->conf_lock);
+	skb_queue_head_init(&nd->hs_queue);
+	INIT_WORK(&nd->hs_work, noise_receive_handshakes);
+	nd->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_stats);
+	if (!nd->stats)
+		return -ENOMEM;
+	RCU_INIT_POINTER(nd->ident, noise_ident_new(NOISE_DEFAULT_PROTOCOL, NULL, &err));
+	if (!rcu_access_pointer(nd->ident))
+		goto err_stats;
+	err = -ENOMEM;
+	nd->hs_wq = alloc_workqueue("noise-hs-%s", WQ_FREEZABLE | WQ_MEM_RECLAIM, 0,
+				    dev->name);
+	if (!nd->hs_wq)
+		goto err_ident;
+	nd->wq = alloc_workqueue("noise-crypt-%s", WQ_CPU_INTENSIVE | WQ_MEM_RECLAIM,
+				 0, dev->name);
+	if (!nd->wq)
+		goto err_hs_wq;
+	err = noise_queueing_init(nd);
+	if (err)
+		goto err_wq;
+	err = gro_cells_init(&nd->gro, dev);
+	if (err)
+		goto err_queueing;
+	return 0;
+err_queueing:
+	noise_queueing_free(nd);
+err_wq:
+	destroy_workqueue(nd->wq);
+err_hs_wq:
+	destroy_workqueue(nd->hs_wq);
+err_ident:
+	kfree_sensitive(rcu_dereference_protected(nd->ident, true));
+err_stats:
+	free_percpu(nd->stats);
+	return err;
+}
+
+static void noise_nd_uninit(struct noise_device *nd)
+{
+	gro_cells_destroy(&nd->gro);
+	noise_queueing_free(nd);
+	destroy_workqueue(nd->wq);
+	destroy_workqueue(nd->hs_wq);
+	kfree_sensitive(rcu_dereference_protected(nd->ident, true));
+	free_percpu(nd->stats);
+}
+
+static int noise_newlink(struct net *src_net, struct net_device *dev,
+			 struct nlattr *tb[], struct nlattr *data[],
+			 struct netlink_ext_ack *extack)
+{
+	struct noise_device *nd = netdev_priv(dev);
+	int err;
+
+	nd->net = src_net;
+	err = noise_nd_init(nd);
+	if (err)
+		return err;
+	err = register_netdevice(dev);
+	if (err) {
+		noise_nd_uninit(nd);
+		return err;
+	}
+	list_add(&nd->dev_list, &noise_devices);
+	/* Set only now, so that a failed register does not call it. */
+	dev->priv_destructor = noise_destruct;
+	return 0;
+}
+
+/**
+ * noise_device_create_test() - a registered device in init_net (KUnit).
+ * @name: its name.
+ *
+ * Context: process, RTNL not held.
+ * Return: the device or ERR_PTR(); destroy with noise_device_destroy_test().
+ */
+struct noise_device *noise_device_create_test(const char *name)
+{
+	struct net_device *dev;
+	int err;
+
+	dev = alloc_netdev(sizeof(struct noise_device), name, NET_NAME_USER, noise_setup);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->rtnl_link_ops = &noise_link_ops;
+	rtnl_lock();
+	err = noise_newlink(&init_net, dev, NULL, NULL, NULL);
+	rtnl_unlock();
+	if (err) {
+		free_netdev(dev);
+		return ERR_PTR(err);
+	}
+	return netdev_priv(dev);
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_create_test, NOISE_INTERNAL);
+
+void noise_device_destroy_test(struct noise_device *nd)
+{
+	unregister_netdev(nd->dev);
+}
+EXPORT_SYMBOL_NS_GPL(noise_device_destroy_test, NOISE_INTERNAL);
+
+struct rtnl_link_ops noise_link_ops __read_mostly = {
+	.kind		= KBUILD_MODNAME,
+	.priv_size	= sizeof(struct noise_device),
+	.setup		= noise_setup,
+	.newlink	= noise_newlink,
+};
+
+/*
+ * The namespace the sockets live in is going away while the device lives
+ * on in another one: close the sockets (the device is then useless until
+ * moved back or deleted, as WireGuard).
+ */
+static void noise_netns_pre_exit(struct net *net)
+{
+	struct noise_device *nd;
+
+	rtnl_lock();
+	list_for_each_entry(nd, &noise_devices, dev_list) {
+		if (nd->net != net)
+			continue;
+		netif_carrier_off(nd->dev);
+		mutex_lock(&nd->conf_lock);
+		nd->net = NULL;
+		noise_socket_close(nd);
+		mutex_unlock(&nd->conf_lock);
+	}
+	rtnl_unlock();
+}
+
+static struct pernet_operations noise_pernet_ops = {
+	.pre_exit = noise_netns_pre_exit,
+};
+
+/**
+ * noise_tunnel_init() - register the tunnel (called by the module init).
+ *
+ * Context: process.
+ * Return: 0 or -errno.
+ */
+int noise_tunnel_init(void)
+{
+	int err;
+
+	err = register_pernet_device(&noise_pernet_ops);
+	if (err)
+		return err;
+	err = rtnl_link_register(&noise_link_ops);
+	if (err)
+		goto err_pernet;
+	err = noise_genl_init();
+	if (err)
+		goto err_link;
+	return 0;
+err_link:
+	rtnl_link_unregister(&noise_link_ops);
+err_pernet:
+	unregister_pernet_device(&noise_pernet_ops);
+	return err;
+}
+
+void noise_tunnel_exit(void)
+{
+	noise_genl_exit();
+	rtnl_link_unregister(&noise_link_ops);
+	unregister_pernet_device(&noise_pernet_ops);
+	rcu_barrier();
+}
+
+MODULE_ALIAS_RTNL_LINK(KBUILD_MODNAME);

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise tunnel: the device (struct noise_device in netdev_priv()).
+ *
+ * Locking (Documentation/architecture.rst, /work/wt/contracts/tunnel-api.md):
+ *  - dev->conf_lock (mutex): every configuration change (protocol, keys,
+ *    port, fwmark, peers, allowed IPs) and every walk of dev->peer_list by
+ *    netlink. Taken under RTNL never (netlink does not hold RTNL); RTNL may
+ *    be taken inside it (socket open/close does not need it).
+ *  - dev->hs_lock (mutex): all handshake state of the device and its peers
+ *    (peer->hs, dev->anon, the last sent handshake message). Process context
+ *    only; nests inside conf_lock.
+ *  - Data path: RCU (softirq). dev->sock4/sock6, dev->ident, peer->keypairs
+ *    slots, the index table and the allowed-IPs tries are RCU pointers.
+ */
+#ifndef _NOISE_TUNNEL_DEVICE_H
+#define _NOISE_TUNNEL_DEVICE_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/gro_cells.h>
+#include <uapi/linux/noise.h>
+#include "../noise.h"
+#include "allowedips.h"
+#include "queueing.h"
+
+struct noise_peer;
+
+/* One drop reason per NOISE_A_STATS_DROP_* attribute, in the same order. */
+enum noise_drop {
+	NOISE_DROP_BAD_TYPE,
+	NOISE_DROP_BAD_LENGTH,
+	NOISE_DROP_UNKNOWN_INDEX,
+	NOISE_DROP_AUTH,
+	NOISE_DROP_REPLAY,
+	NOISE_DROP_SOURCE,
+	NOISE_DROP_NO_PEER,
+	NOISE_DROP_HANDSHAKE,
+	NOISE_DROP_NO_KEY,
+	NOISE_DROP_INNER,
+	NOISE_DROP_COUNT
+};
+
+/* noise_msg_check(): the message may go on. */
+#define NOISE_MSG_OK	NOISE_DROP_COUNT
+
+/* Per-CPU counters of a device or a peer (u64_stats_sync for 32-bit). */
+struct noise_pcpu_stats {
+	u64_stats_t rx_bytes, rx_packets, tx_bytes, tx_packets;
+	u64_stats_t drops[NOISE_DROP_COUNT];
+	struct u64_stats_sync syncp;
+};
+
+/* A snapshot, summed over CPUs (noise_stats_read()). */
+struct noise_stats {
+	u64 rx_bytes, rx_packets, tx_bytes, tx_packets, handshakes;
+	u64 drops[NOISE_DROP_COUNT];
+};
+
+/*
+ * What the configured protocol means for the tunnel; computed once when the
+ * protocol is set (noise_tunnel_protocol_parse()) and then read-only.
+ * @name: the protocol name.
+ * @info: the engine's view (DH, cipher, lengths, pre-messages).
+ * @msg_len: exact wire length of handshake message i (1-based), with our
+ *	header, hint and MACs (messages.h).
+ * @noise_len: length of the Noise part of message i.
+ * @hinted: message 1 carries a peer hint (the responder must know the
+ *	initiator before reading it: Documentation/wire-format.rst).
+ * @overhead: outer bytes added to an inner packet over IPv6, without the
+ *	padding: IPv6 + UDP + transport header + tag.
+ * @prologue: NOISE_PROLOGUE_PREFIX, the wire version, the protocol name.
+ */
+struct noise_tunnel_proto {
+	char name[NOISE_PROTOCOL_NAME_MAX + 1];
+	struct noise_protocol_info info;
+	unsigned int msg_len[NOISE_MAX_MESSAGES + 1];
+	unsigned int noise_len[NOISE_MAX_MESSAGES + 1];
+	bool hinted;
+	unsigned int overhead;
+	unsigned int prologue_len;
+	u8 prologue[NOISE_PROTOCOL_NAME_MAX + 32];
+};
+
+/*
+ * The device's identity: its protocol and static key pair. Replaced as a
+ * whole under conf_lock (RCU for readers), freed with kfree_sensitive.
+ * @has_key: false until a private key is set (no handshakes, no traffic).
+ * @mac1_key: BLAKE2s(NOISE_LABEL_MAC1 || public): checks MAC1 of
+ *	handshake messages sent to us.
+ */
+struct noise_identity {
+	struct rcu_head rcu;
+	struct noise_tunnel_proto proto;
+	bool has_key;
+	u8 private_key[NOISE_MAX_DHLEN];
+	u8 public_key[NOISE_MAX_DHLEN];
+	u8 mac1_key[NOISE_KEY_LEN];
+};
+
+/* Index table: receiver indexes of keypairs and pending handshakes. */
+#define NOISE_INDEX_HASH_BITS	13
+enum noise_index_type { NOISE_INDEX_KEYPAIR, NOISE_INDEX_HANDSHAKE };
+
+struct noise_index {
+	struct hlist_node node;
+	struct noise_peer *peer;	/* NULL: anonymous responder hs */
+	__le32 index;
+	u8 type;			/* enum noise_index_type */
+};
+
+struct noise_index_table {
+	spinlock_t lock;		/* writers; readers use RCU */
+	struct hlist_head buckets[1 << NOISE_INDEX_HASH_BITS];
+};
+
+/* Peer lookup by static public key (hash of the key; RCU readers). */
+#define NOISE_PEER_HASH_BITS	11
+
+/*
+ * struct noise_device - netdev_priv() of a noise device.
+ * @dev: the net_device.
+ * @net: the network namespace of the UDP sockets (the one the device was
+ *	created in; held only as long as the device).
+ * @ident: protocol and key pair (RCU; conf_lock for writers).
+ * @sock4, @sock6: the UDP sockets (RCU; conf_lock for writers).
+ * @listen_port: the bound port (0 before the first open).
+ * @fwmark: the mark of outgoing UDP packets.
+ * @peer_list: all peers (conf_lock; RCU for the data path walk).
+ * @peer_hash: peers by public key (RCU readers, conf_lock writers).
+ * @num_peers: length of @peer_list.
+ * @index: the index table.
+ * @aips: the allowed-IPs tries (one per family; allowedips.h).
+ * @hs_queue: received handshake messages waiting for @hs_work (bounded by
+ *	NOISE_MAX_QUEUED_HANDSHAKES).
+ * @hs_work: handshake receive processing (process context).
+ * @anon: responder handshakes that do not know their peer yet (XX before
+ *	message 3), under hs_lock, bounded by NOISE_MAX_ANON_HANDSHAKES.
+ * @workers: per-CPU crypto workers (queueing.c); @wq their workqueue;
+ *	@inline_tx/@inline_rx: per-CPU slots of the inline path; @last_cpu:
+ *	round robin.
+ * @hs_wq: the handshake workqueue (ordered per device).
+ * @gro: GRO cells for decrypted packets.
+ * @stats: per-CPU device counters; @handshakes, handshakes completed.
+ * @dev_list: the per-netns list of devices (noise_net).
+ */
+struct noise_device {
+	struct net_device *dev;
+	struct net *net;
+	struct noise_identity __rcu *ident;
+	struct sock __rcu *sock4, *sock6;
+	u16 listen_port;
+	u32 fwmark;
+	struct mutex conf_lock;		/* configuration, peer list */
+	struct mutex hs_lock;		/* handshake state */
+	struct list_head peer_list;
+	struct hlist_head peer_hash[1 << NOISE_PEER_HASH_BITS];
+	unsigned int num_peers;
+	u64 peer_gen;
+	u16 listen_port_req;	/* configured; 0: any */
+	struct noise_index_table index;
+	struct noise_allowedips aips;
+	struct sk_buff_head hs_queue;
+	struct work_struct hs_work;
+	struct list_head anon;
+	unsigned int num_anon;
+	struct noise_worker __percpu *workers;
+	struct noise_crypt_slot __percpu *inline_tx, *inline_rx;
+	int last_cpu;
+	struct workqueue_struct *wq, *hs_wq;
+	struct gro_cells gro;
+	struct noise_pcpu_stats __percpu *stats;
+	atomic64_t handshakes;
+	struct list_head dev_list;
+};
+
+static inline struct noise_device *noise_netdev_priv(const struct net_device *dev)
+{
+	return netdev_priv(dev);
+}
+
+/* KUnit only (NOISE_INTERNAL). */
+struct noise_device *noise_device_create_test(const char *name);
+void noise_device_destroy_test(struct noise_device *nd);
+
+/* Configuration (contracts/tunnel-api.md); conf_lock held. */
+int noise_device_set_protocol(struct noise_device *nd, const char *name,
+			      struct netlink_ext_ack *extack);
+int noise_device_set_private_key(struct noise_device *nd, const u8 *key);
+void noise_device_get_public_key(struct noise_device *nd, u8 *out,
+				 unsigned int *len);
+const char *noise_device_protocol(struct noise_device *nd);
+unsigned int noise_tunnel_dh_len(struct noise_device *nd);
+int noise_device_set_listen_port(struct noise_device *nd, u16 port);
+u16 noise_device_listen_port(struct noise_device *nd);
+void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
+u32 noise_device_fwmark(struct noise_device *nd);
+
+/* Count a drop on the device (and on @peer if not NULL); any context. */
+void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
+		      enum noise_drop why);
+enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
+				unsigned int len, u8 *type);
+void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
+		      struct noise_stats *out);
+
+#endif /* _NOISE_TUNNEL_DEVICE_H */

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: handshakes (tunnel side). Builds and parses our handshake
+ * framing around the engine's Noise messages, finds the peer (by static
+ * key through the engine's remote_static_cb, or by the message-1 hint),
+ * resolves simultaneous initiation, retransmits, and turns a finished
+ * handshake into a keypair.
+ *
+ * Everything here runs in process context under nd->hs_lock, from the
+ * device's handshake work (received messages) or a peer's hs_work
+ * (initiation, retransmission, notifications).
+ */
+
+#include <crypto/algapi.h>
+#include <crypto/blake2s.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include "device.h"
+#include "peer.h"
+#include "socket.h"
+#include "tunnel.h"
+
+/* MAC1 key: BLAKE2s-256(NOISE_LABEL_MAC1 || responder's static public). */
+void noise_hs_mac1_key(u8 key[NOISE_KEY_LEN], const u8 *pub, unsigned int len)
+{
+	struct blake2s_state st;
+
+	blake2s_init(&st, NOISE_KEY_LEN);
+	blake2s_update(&st, (const u8 *)NOISE_LABEL_MAC1, sizeof(NOISE_LABEL_MAC1) - 1);
+	blake2s_update(&st, pub, len);
+	blake2s_final(&st, key);
+}
+
+/* MAC1 of a whole handshake message of @len bytes (it covers all but the MACs). */
+static void noise_hs_mac1(u8 out[NOISE_MAC_LEN], const u8 *key, const u8 *msg,
+			  size_t len)
+{
+	blake2s(out, msg, key, NOISE_MAC_LEN, len - sizeof(struct noise_msg_macs),
+		NOISE_KEY_LEN);
+}
+
+/* Context: any. */
+bool noise_hs_mac1_ok(const u8 *key, const u8 *msg, size_t len)
+{
+	const struct noise_msg_macs *m = (const void *)(msg + len - sizeof(*m));
+	u8 mac[NOISE_MAC_LEN];
+	bool ok;
+
+	noise_hs_mac1(mac, key, msg, len);
+	ok = !crypto_memneq(mac, m->mac1, NOISE_MAC_LEN);
+	memzero_explicit(mac, sizeof(mac));
+	return ok;
+}
+
+static struct noise_identity *noise_hs_ident(struct noise_device *nd)
+{
+	return rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->hs_lock));
+}
+
+/* TAI64N of now: seconds + 2^62 big endian, then nanoseconds big endian. */
+static void noise_tai64n(u8 out[NOISE_TIMESTAMP_LEN])
+{
+	struct timespec64 now;
+
+	ktime_get_real_ts64(&now);
+	/* Whole milliseconds only: a timestamp must not reveal fine timing. */
+	now.tv_nsec = rounddown(now.tv_nsec, NSEC_PER_MSEC);
+	put_unaligned_be64(0x400000000000000aULL + now.tv_sec, out);
+	put_unaligned_be32(now.tv_nsec, out + 8);
+}
+
+static void noise_hs_free(struct noise_hs *nhs)
+{
+	if (!nhs)
+		return;
+	noise_index_remove(&nhs->nd->index, &nhs->entry);
+	if (!list_empty(&nhs->anon_node)) {
+		list_del_init(&nhs->anon_node);
+		nhs->nd->num_anon--;
+	}
+	noise_handshake_free(nhs->hs);
+	/* Readers of the index table may still see the entry. */
+	kfree_rcu(nhs, rcu);
+}
+
+/* The psks of @peer in token order (missing ones all zero, as WireGuard). */
+static void noise_hs_psks(const struct noise_peer *peer, unsigned int n,
+			  u8 (*out)[NOISE_PSK_LEN])
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!peer || !peer->num_psks)
+			memset(out[i], 0, NOISE_PSK_LEN);
+		else
+			memcpy(out[i], peer->psks[peer->num_psks == 1 ? 0 : i],
+			       NOISE_PSK_LEN);
+	}
+}
+
+static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
+				  const u8 *remote_static);
+
+static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer *peer,
+				     enum noise_role role)
+{
+	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_keys keys = {
+		.local_static = id->private_key,
+		.local_static_public = id->public_key,
+		.prologue = id->proto.prologue,
+		.prologue_len = id->proto.prologue_len,
+		.remote_static_cb = noise_hs_remote_static,
+	};
+	struct noise_hs *nhs = kzalloc(sizeof(*nhs), GFP_KERNEL);
+
+	if (!nhs)
+		return NULL;
+	nhs->nd = nd;
+	nhs->role = role;
+	nhs->next_msgno = 1;
+	nhs->started = jiffies;
+	INIT_LIST_HEAD(&nhs->anon_node);
+	INIT_HLIST_NODE(&nhs->entry.node);
+	nhs->entry.type = NOISE_INDEX_HANDSHAKE;
+	nhs->entry.peer = peer;
+	keys.cb_ctx = nhs;
+	if (peer) {
+		keys.remote_static = peer->public_key;
+		keys.precomputed_ss = peer->ss;
+		noise_hs_psks(peer, id->proto.info.num_psks, nhs->psks);
+		keys.psks = (const u8 (*)[NOISE_PSK_LEN])nhs->psks;
+		keys.num_psks = id->proto.info.num_psks;
+	}
+	nhs->hs = noise_handshake_new(id->proto.name, role, &keys, GFP_KERNEL);
+	memzero_explicit(nhs->psks, sizeof(nhs->psks));
+	if (IS_ERR(nhs->hs)) {
+		kfree(nhs);
+		return NULL;
+	}
+	noise_index_insert(&nd->index, &nhs->entry);
+	return nhs;
+}
+
+/* Send @nhs's last message: the initiator to the peer's endpoint, the
+ * responder back to where the message it answers came from.
+ */
+static void noise_hs_send_last(struct noise_hs *nhs)
+{
+	struct noise_peer *peer = nhs->entry.peer;
+
+	if (nhs->role == NOISE_INITIATOR && peer)
+		noise_socket_send_buffer(peer, nhs->last_sent, nhs->last_sent_len);
+	else
+		noise_socket_send_buffer_to(nhs->nd, &nhs->endpoint, nhs->last_sent,
+					    nhs->last_sent_len);
+	nhs->last_sent_at = jiffies;
+	if (peer) {
+		peer->last_sent_handshake = jiffies;
+		noise_timers_hs_sent(peer);
+	}
+}
+
+/* Write message nhs->next_msgno into nhs->last_sent and send it. */
+static int noise_hs_write(struct noise_hs *nhs)
+{
+	struct noise_identity *id = noise_hs_ident(nhs->nd);
+	struct noise_msg_handshake *h = (void *)nhs->last_sent;
+	struct noise_peer *peer = nhs->entry.peer;
+	unsigned int msgno = nhs->next_msgno, off = sizeof(*h);
+	size_t len, plen = 0, cap;
+	const u8 *mac1_key;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	h->h.type = NOISE_MSG_HANDSHAKE;
+	h->h.version = NOISE_WIRE_VERSION;
+	h->h.msgno = msgno;
+	h->sender_index = nhs->entry.index;
+	h->receiver_index = msgno == 1 ? 0 : nhs->remote_index;
+	if (msgno == 1 && id->proto.hinted) {
+		struct noise_msg_hint *hint = (void *)(nhs->last_sent + off);
+
+		if (!peer || !peer->ss_ok)
+			return -ENOKEY;
+		get_random_bytes(hint->salt, sizeof(hint->salt));
+		noise_hint_compute(hint->hint, peer->hint_key, hint->salt);
+		off += sizeof(*hint);
+	}
+	if (msgno == 1) {
+		noise_tai64n(nhs->payload);
+		plen = NOISE_TIMESTAMP_LEN;
+	}
+	cap = sizeof(nhs->last_sent) - off - sizeof(struct noise_msg_macs);
+	err = noise_handshake_write(nhs->hs, nhs->payload, plen,
+				    nhs->last_sent + off, cap, &len);
+	if (err)
+		return err;
+	if (len != id->proto.noise_len[msgno])
+		return -EPROTO;
+	len += off + sizeof(struct noise_msg_macs);
+	/* MAC1 is keyed by the responder's static key in both directions. */
+	mac1_key = nhs->role == NOISE_INITIATOR ? peer->mac1_key : id->mac1_key;
+	memset(nhs->last_sent + len - NOISE_MAC_LEN, 0, NOISE_MAC_LEN);
+	noise_hs_mac1(nhs->last_sent + len - 2 * NOISE_MAC_LEN, mac1_key,
+		      nhs->last_sent, len);
+	nhs->last_sent_len = len;
+	nhs->next_msgno++;
+	nhs->retries = 0;
+	noise_hs_send_last(nhs);
+	return 0;
+}
+
+/*
+ * The engine learned the peer's static key (token s): find the peer, give
+ * the engine its PSKs and precomputed ss. Called inside noise_handshake_read().
+ */
+static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
+				  const u8 *remote_static)
+{
+	struct noise_hs *nhs = ctx;
+	struct noise_device *nd = nhs->nd;
+	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_peer *peer = noise_peer_lookup(nd, remote_static);
+	u8 (*psks)[NOISE_PSK_LEN] = nhs->psks;
+	unsigned int i;
+	int err = 0;
+
+	if (!peer || READ_ONCE(peer->dead) || !peer->ss_ok)
+		return -ENOKEY;
+	if (nhs->entry.peer)	/* known already: it must be the same one */
+		return nhs->entry.peer == peer ? 0 : -EKEYREJECTED;
+	noise_hs_psks(peer, id->proto.info.num_psks, psks);
+	for (i = 0; !err && i < id->proto.info.num_psks; i++)
+		err = noise_handshake_set_psk(hs, i, psks[i]);
+	memzero_explicit(nhs->psks, sizeof(nhs->psks));
+	if (err)
+		return err;
+	/* Only a saving; -EINVAL when the pattern has no ss token. */
+	noise_handshake_set_precomputed_ss(hs, peer->ss);
+	nhs->found = peer;
+	return 0;
+}
+
+/*
+ * Simultaneous initiation: both sides started a handshake with each other.
+ * The side with the greater static public key stays initiator; the other
+ * drops its own handshake and answers. Return: true to keep @incoming.
+ */
+static bool noise_hs_tie_break(struct noise_peer *peer)
+{
+	struct noise_identity *id = noise_hs_ident(peer->nd);
+	struct noise_hs *mine = peer->hs;
+	struct noise_keypair *next;
+	bool pending;
+
+	rcu_read_lock_bh();
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	pending = (mine && mine->role == NOISE_INITIATOR) ||
+		  (next && next->initiator && !READ_ONCE(next->confirmed) &&
+		   get_jiffies_64() - next->birth < NOISE_REKEY_TIMEOUT);
+	rcu_read_unlock_bh();
+	if (!pending)
+		return true;
+	return memcmp(id->public_key, peer->public_key, id->proto.info.dh_len) < 0;
+}
+
+/* @nhs (a responder) now knows its peer: make it the peer's handshake. */
+static int noise_hs_bind(struct noise_hs *nhs, struct noise_peer *peer)
+{
+	if (!noise_hs_tie_break(peer))
+		return -EALREADY;
+	if (peer->hs && peer->hs != nhs)
+		noise_hs_free(peer->hs);
+	if (!list_empty(&nhs->anon_node)) {
+		list_del_init(&nhs->anon_node);
+		nhs->nd->num_anon--;
+	}
+	nhs->entry.peer = peer;
+	peer->hs = nhs;
+	return 0;
+}
+
+static void noise_hs_anon_add(struct noise_device *nd, struct noise_hs *nhs)
+{
+	struct noise_hs *old;
+
+	while (nd->num_anon >= NOISE_MAX_ANON_HANDSHAKES) {
+		old = list_first_entry(&nd->anon, struct noise_hs, anon_node);
+		noise_hs_free(old);
+	}
+	list_add_tail(&nhs->anon_node, &nd->anon);
+	nd->num_anon++;
+}
+
+/* Turn a finished handshake into a keypair. */
+static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
+{
+	struct noise_device *nd = nhs->nd;
+	struct noise_peer *peer = nhs->entry.peer;
+	struct noise_keypair *kp;
+	int err;
+
+	if (!peer)
+		goto out;
+	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
+	if (!kp)
+		goto out;
+	err = noise_handshake_split(nhs->hs, &kp->send, &kp->recv);
+	if (err) {
+		kfree(kp);
+		goto out;
+	}
+	kref_init(&kp->ref);
+	noise_replay_init(&kp->replay);
+	kp->entry.type = NOISE_INDEX_KEYPAIR;
+	kp->entry.peer = noise_peer_get(peer);
+	kp->remote_index = nhs->remote_index;
+	kp->birth = get_jiffies_64();
+	kp->initiator = nhs->role == NOISE_INITIATOR;
+	kp->cipher = noise_hs_ident(nd)->proto.info.cipher;
+	kp->confirmed = confirmed;
+	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
+	if (!confirmed) {
+		memcpy(peer->last_sent_final, nhs->last_sent, nhs->last_sent_len);
+		peer->last_sent_final_len = nhs->last_sent_len;
+		memcpy(peer->final_trigger_mac1, nhs->last_read_mac1, NOISE_MAC_LEN);
+		peer->final_retries = 0;
+	}
+	if (nhs->role == NOISE_RESPONDER)
+		noise_peer_update_endpoint(peer, &nhs->endpoint);
+	noise_keypair_install(peer, kp);
+	atomic64_inc(&peer->handshakes);
+	atomic64_inc(&nd->handshakes);
+	atomic64_set(&peer->last_handshake, ktime_get_real_ns());
+	noise_timers_session_made(peer);
+	noise_netlink_notify_handshake(peer);
+	peer->hs = NULL;
+	noise_hs_free(nhs);
+	if (confirmed) {
+		local_bh_disable();
+		if (skb_queue_empty(&peer->staged))
+			noise_send_keepalive(peer);
+		else
+			noise_send_staged(peer);
+		local_bh_enable();
+	}
+	return;
+out:
+	if (peer && peer->hs == nhs)
+		peer->hs = NULL;
+	noise_hs_free(nhs);
+}
+
+/* Write what the pattern wants next; complete when it is done. */
+static void noise_hs_advance(struct noise_hs *nhs, bool just_read)
+{
+	switch (noise_handshake_next(nhs->hs)) {
+	case NOISE_ACTION_WRITE:
+		if (noise_hs_write(nhs))
+			break;
+		if (noise_handshake_next(nhs->hs) == NOISE_ACTION_SPLIT)
+			noise_hs_complete(nhs, false);
+		return;
+	case NOISE_ACTION_READ:
+		return;
+	case NOISE_ACTION_SPLIT:
+		noise_hs_complete(nhs, just_read);
+		return;
+	default:
+		break;
+	}
+	if (nhs->entry.peer && nhs->entry.peer->hs == nhs)
+		nhs->entry.peer->hs = NULL;
+	noise_hs_free(nhs);
+}
+
+/* Read one message into @nhs. Return: 0, or -errno (nhs unchanged). */
+static int noise_hs_read(struct noise_hs *nhs, struct sk_buff *skb)
+{
+	struct noise_identity *id = noise_hs_ident(nhs->nd);
+	const struct noise_msg_handshake *h = (const void *)skb->data;
+	unsigned int msgno = h->h.msgno, off = sizeof(*h);
+	size_t plen;
+	int err;
+
+	if (msgno == 1 && id->proto.hinted)
+		off += sizeof(struct noise_msg_hint);
+	nhs->found = NULL;
+	err = noise_handshake_read(nhs->hs, skb->data + off, id->proto.noise_len[msgno],
+				   nhs->payload, sizeof(nhs->payload), &plen);
+	if (err)
+		return err;
+	memcpy(nhs->last_read_mac1, skb->data + skb->len - 2 * NOISE_MAC_LEN,
+	       NOISE_MAC_LEN);
+	nhs->remote_index = h->sender_index;
+	nhs->next_msgno++;
+	noise_endpoint_from_skb(&nhs->endpoint, skb);
+	return 0;
+}
+
+/* Replayed or stale initiation: the timestamp must grow per peer. */
+static bool noise_hs_timestamp_ok(struct noise_hs *nhs, struct noise_peer *peer)
+{
+	if (memcmp(nhs->payload, peer->latest_timestamp, NOISE_TIMESTAMP_LEN) <= 0)
+		return false;
+	memcpy(peer->latest_timestamp, nhs->payload, NOISE_TIMESTAMP_LEN);
+	return true;
+}
+
+/*
+ * An initiation we answered already came again (our answer was lost):
+ * send the answer again instead of starting over.
+ */
+static void noise_hs_resend_for(struct noise_peer *peer, const u8 *mac1)
+{
+	struct noise_hs *nhs = peer->hs;
+
+	if (nhs && nhs->role == NOISE_RESPONDER &&
+	    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN))
+		noise_hs_send_last(nhs);
+	else if (peer->last_sent_final_len &&
+		 !crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN))
+		noise_socket_send_buffer(peer, peer->last_sent_final,
+					 peer->last_sent_final_len);
+}
+
+/* A duplicate of a message 1 an anonymous responder handshake answered. */
+static bool noise_hs_anon_dup(struct noise_device *nd, const u8 *mac1)
+{
+	struct noise_hs *nhs;
+
+	list_for_each_entry(nhs, &nd->anon, anon_node) {
+		if (nhs->next_msgno == 3 &&
+		    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) {
+			noise_hs_send_last(nhs);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Message 1 received: a new responder handshake. */
+static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
+{
+	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_peer *peer = NULL;
+	struct noise_hs *nhs;
+
+	if (id->proto.hinted) {
+		const struct noise_msg_hint *hint = (const void *)(skb->data +
+					sizeof(struct noise_msg_handshake));
+
+		peer = noise_peer_hint_lookup(nd, hint->salt, hint->hint);
+		if (!peer)
+			goto drop;
+	} else if (noise_hs_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN)) {
+		return;
+	}
+	nhs = noise_hs_new(nd, peer, NOISE_RESPONDER);
+	if (!nhs)
+		goto drop;
+	if (noise_hs_read(nhs, skb))
+		goto drop_hs;
+	if (!peer)
+		peer = nhs->found;
+	if (peer) {
+		if (!noise_hs_timestamp_ok(nhs, peer)) {
+			noise_hs_resend_for(peer, nhs->last_read_mac1);
+			goto drop_hs;
+		}
+		if (noise_hs_bind(nhs, peer))
+			goto drop_hs;
+	} else {
+		noise_hs_anon_add(nd, nhs);
+	}
+	noise_hs_advance(nhs, true);
+	return;
+drop_hs:
+	noise_hs_free(nhs);
+drop:
+	noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
+}
+
+/* A later message finished a session we already have: confirm it again. */
+static void noise_hs_late_final(struct noise_device *nd, __le32 index)
+{
+	struct noise_index *e;
+	struct noise_peer *peer = NULL;
+
+	rcu_read_lock_bh();
+	e = noise_index_lookup(&nd->index, index, NOISE_INDEX_KEYPAIR);
+	if (e)
+		peer = noise_peer_get_maybe_zero(e->peer);
+	rcu_read_unlock_bh();
+	if (!peer)
+		return;
+	local_bh_disable();
+	noise_send_keepalive(peer);
+	local_bh_enable();
+	noise_peer_put(peer);
+}
+
+/* Message 2 or later: continue the handshake it names. */
+static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
+{
+	const struct noise_msg_handshake *h = (const void *)skb->data;
+	const u8 *mac1 = skb->data + skb->len - 2 * NOISE_MAC_LEN;
+	struct noise_peer *peer;
+	struct noise_index *e;
+	struct noise_hs *nhs;
+
+	rcu_read_lock_bh();
+	e = noise_index_lookup(&nd->index, h->receiver_index, NOISE_INDEX_HANDSHAKE);
+	rcu_read_unlock_bh();
+	if (!e) {
+		/* hs_lock keeps handshakes alive; a keypair may have it now. */
+		if (h->h.msgno == noise_hs_ident(nd)->proto.info.num_msgs)
+			noise_hs_late_final(nd, h->receiver_index);
+		noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
+		return;
+	}
+	nhs = container_of(e, struct noise_hs, entry);
+	peer = nhs->entry.peer;
+	if (h->h.msgno + 1 == nhs->next_msgno &&
+	    !crypto_memneq(mac1, nhs->last_read_mac1, NOISE_MAC_LEN)) {
+		noise_hs_send_last(nhs);	/* a duplicate: our reply was lost */
+		return;
+	}
+	if (h->h.msgno != nhs->next_msgno ||
+	    noise_handshake_next(nhs->hs) != NOISE_ACTION_READ ||
+	    (!(h->h.msgno & 1) && (!peer ||
+	     !noise_hs_mac1_ok(peer->mac1_key, skb->data, skb->len))) ||
+	    noise_hs_read(nhs, skb))
+		goto drop;
+	if (!peer && nhs->found && noise_hs_bind(nhs, nhs->found)) {
+		noise_hs_free(nhs);
+		goto drop;
+	}
+	noise_hs_advance(nhs, true);
+	return;
+drop:
+	noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
+}
+
+/**
+ * noise_hs_process() - handle one received handshake message.
+ * @nd: the device.
+ * @skb: the message, linear, type/length/MAC1 (odd messages) checked.
+ *
+ * Context: process, hs_lock held.
+ */
+void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
+{
+	const struct noise_msg_handshake *h = (const void *)skb->data;
+
+	lockdep_assert_held(&nd->hs_lock);
+	if (!noise_hs_ident(nd)->has_key)
+		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
+	else if (h->h.msgno == 1)
+		noise_hs_begin(nd, skb);
+	else
+		noise_hs_continue(nd, skb);
+}
+
+/* Start a handshake with @peer as initiator. */
+static void noise_hs_initiate(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+	struct noise_hs *nhs;
+
+	if (!noise_hs_ident(nd)->has_key || !peer->ss_ok || READ_ONCE(peer->dead) ||
+	    !READ_ONCE(peer->endpoint.addr.sa_family))
+		return;
+	if (peer->hs && !time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))
+		return;
+	if (peer->last_sent_handshake &&
+	    !time_after(jiffies, peer->last_sent_handshake + NOISE_MIN_HS_INTERVAL))
+		return;
+	nhs = noise_hs_new(nd, peer, NOISE_INITIATOR);
+	if (!nhs)
+		return;
+	if (peer->hs)
+		noise_hs_free(peer->hs);
+	peer->hs = nhs;
+	if (noise_hs_write(nhs)) {
+		peer->hs = NULL;
+		noise_hs_free(nhs);
+	}
+}
+
+/* Retransmission of the last message, or of an unconfirmed final one. */
+static void noise_hs_retransmit(struct noise_peer *peer)
+{
+	struct noise_hs *nhs = peer->hs;
+	struct noise_keypair *next;
+	bool final;
+
+	if (nhs) {
+		if (!time_after_eq(jiffies, nhs->last_sent_at + NOISE_HS_RETRANSMIT))
+			return;
+		if (nhs->retries++ < NOISE_HS_MAX_RETRANSMITS) {
+			noise_hs_send_last(nhs);
+			return;
+		}
+		peer->hs = NULL;
+		if (nhs->role == NOISE_INITIATOR)
+			set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+		noise_hs_free(nhs);
+		return;
+	}
+	rcu_read_lock_bh();
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	final = next && !READ_ONCE(next->confirmed);
+	rcu_read_unlock_bh();
+	if (final && peer->last_sent_final_len &&
+	    peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
+		noise_socket_send_buffer(peer, peer->last_sent_final,
+					 peer->last_sent_final_len);
+		noise_timers_hs_sent(peer);
+	}
+}
+
+/**
+ * noise_hs_peer_work() - a peer's handshake chores (hs_work).
+ * @work: peer->hs_work.
+ *
+ * Starts a handshake when one is wanted, retransmits, and sends the
+ * netlink notifications that cannot be sent from softirq.
+ * Context: process (the device's handshake workqueue).
+ */
+void noise_hs_peer_work(struct work_struct *work)
+{
+	struct noise_peer *peer = container_of(work, struct noise_peer, hs_work);
+	struct noise_device *nd = peer->nd;
+
+	mutex_lock(&nd->hs_lock);
+	noise_hs_retransmit(peer);
+	if (test_and_clear_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags))
+		noise_hs_initiate(peer);
+	mutex_unlock(&nd->hs_lock);
+	if (test_and_clear_bit(NOISE_PEER_ENDPOINT_CHANGED, &peer->flags))
+		noise_netlink_notify_endpoint(peer);
+	noise_peer_put(peer);
+}
+
+/* Context: any. Takes a peer reference that the work drops. */
+void noise_peer_queue_hs_work(struct noise_peer *peer)
+{
+	if (READ_ONCE(peer->dead))
+		return;
+	noise_peer_get(peer);
+	if (!queue_work(peer->nd->hs_wq, &peer->hs_work))
+		noise_peer_put(peer);
+}
+
+/* Ask for a handshake with @peer. Context: any. */
+void noise_hs_want(struct noise_peer *peer)
+{
+	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+	noise_peer_queue_hs_work(peer);
+}
+
+/* Context: process, hs_lock held. */
+void noise_hs_clear_peer(struct noise_peer *peer)
+{
+	lockdep_assert_held(&peer->nd->hs_lock);
+	noise_hs_free(peer->hs);
+	peer->hs = NULL;
+	peer->last_sent_final_len = 0;
+}
+
+/* Context: process, hs_lock held. */
+void noise_hs_clear_anon(struct noise_device *nd)
+{
+	struct noise_hs *nhs, *tmp;
+
+	lockdep_assert_held(&nd->hs_lock);
+	list_for_each_entry_safe(nhs, tmp, &nd->anon, anon_node)
+		noise_hs_free(nhs);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise tunnel: the wire format (Documentation/wire-format.rst) and the
+ * constants of the tunnel's timers and limits, all in one place.
+ */
+#ifndef _NOISE_TUNNEL_MESSAGES_H
+#define _NOISE_TUNNEL_MESSAGES_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+#include <linux/build_bug.h>
+#include <linux/jiffies.h>
+#include "../noise.h"
+
+/* Wire-format version: byte 1 of every message, and in the prologue. */
+#define NOISE_WIRE_VERSION		1
+/* The prologue: this prefix, the version byte, then the protocol name. */
+#define NOISE_PROLOGUE_PREFIX		"noise-tunnel wire"
+
+/* Labels of the keyed BLAKE2s hashes (wire-format.rst). */
+#define NOISE_LABEL_MAC1		"noise-tunnel mac1"
+#define NOISE_LABEL_COOKIE		"noise-tunnel cookie"
+#define NOISE_LABEL_HINT		"noise-tunnel hint"
+#define NOISE_LABEL_PSK_ID		"noise-tunnel psk id"
+
+enum noise_msg_type {
+	NOISE_MSG_HANDSHAKE = 1,
+	NOISE_MSG_COOKIE_REPLY = 2,	/* issue 12; length checked, dropped */
+	NOISE_MSG_TRANSPORT = 3,
+};
+
+#define NOISE_MAC_LEN			16
+#define NOISE_HINT_SALT_LEN		16
+#define NOISE_HINT_LEN			16
+#define NOISE_TIMESTAMP_LEN		12	/* TAI64N */
+#define NOISE_COOKIE_NONCE_LEN		24
+#define NOISE_COOKIE_LEN		16
+
+/* Every message starts with these four bytes. */
+struct noise_msg_header {
+	u8 type;
+	u8 version;
+	u8 msgno;	/* handshake: 1..num_msgs; else 0 */
+	u8 reserved;	/* 0 */
+} __packed;
+
+/*
+ * A handshake message: header, then (message 1 of a hinted protocol) the
+ * hint, then the Noise message, then MAC1 and MAC2 (struct noise_msg_macs).
+ */
+struct noise_msg_handshake {
+	struct noise_msg_header h;
+	__le32 sender_index;
+	__le32 receiver_index;	/* 0 in message 1 */
+} __packed;
+
+struct noise_msg_hint {
+	u8 salt[NOISE_HINT_SALT_LEN];
+	u8 hint[NOISE_HINT_LEN];
+} __packed;
+
+struct noise_msg_macs {
+	u8 mac1[NOISE_MAC_LEN];
+	u8 mac2[NOISE_MAC_LEN];
+} __packed;
+
+/* Reserved for issue 12 (cookie reply): 64 bytes. */
+struct noise_msg_cookie_reply {
+	struct noise_msg_header h;
+	__le32 receiver_index;
+	u8 nonce[NOISE_COOKIE_NONCE_LEN];
+	u8 encrypted_cookie[NOISE_COOKIE_LEN + NOISE_TAG_LEN];
+} __packed;
+
+/* A transport message: this header (the AEAD's associated data), then the
+ * encrypted inner packet padded to NOISE_PADDING, then the tag.
+ */
+struct noise_msg_transport {
+	struct noise_msg_header h;
+	__le32 receiver_index;
+	__le64 counter;
+} __packed;
+
+static_assert(sizeof(struct noise_msg_header) == 4);
+static_assert(sizeof(struct noise_msg_handshake) == 12);
+static_assert(sizeof(struct noise_msg_hint) == 32);
+static_assert(sizeof(struct noise_msg_cookie_reply) == 64);
+static_assert(sizeof(struct noise_msg_transport) == 16);
+
+#define NOISE_PADDING			16
+#define NOISE_TRANSPORT_MIN_LEN		(sizeof(struct noise_msg_transport) + NOISE_TAG_LEN)
+/* Largest handshake message: 4 DH keys of X448 with tags plus payload is
+ * far below this; noise_tunnel_protocol_parse() checks it.
+ */
+#define NOISE_MAX_HS_MSG_LEN		512
+
+/* Timers and limits (WireGuard's values where it has one). */
+#define NOISE_REKEY_AFTER_MESSAGES	BIT_ULL(60)
+#define NOISE_REJECT_AFTER_MESSAGES	(U64_MAX - NOISE_REPLAY_WINDOW - 1)
+#define NOISE_REKEY_TIMEOUT		(5 * HZ)
+#define NOISE_HS_RETRANSMIT		(1 * HZ)	/* resend last message */
+#define NOISE_HS_MAX_RETRANSMITS	4		/* then start anew */
+#define NOISE_REKEY_ATTEMPT_TIME	(90 * HZ)
+#define NOISE_REKEY_AFTER_TIME		(120 * HZ)
+#define NOISE_REJECT_AFTER_TIME		(180 * HZ)
+#define NOISE_KEEPALIVE_TIMEOUT		(10 * HZ)
+#define NOISE_MIN_HS_INTERVAL		(HZ / 50)	/* 50 initiations/s */
+#define NOISE_MAX_STAGED		128		/* packets per peer */
+#define NOISE_MAX_QUEUED_HANDSHAKES	4096		/* per device */
+#define NOISE_MAX_QUEUED_PACKETS	1024		/* per CPU worker */
+#define NOISE_MAX_ANON_HANDSHAKES	256		/* per device */
+#define NOISE_MAX_PEERS			BIT(20)
+
+#endif /* _NOISE_TUNNEL_MESSAGES_H */

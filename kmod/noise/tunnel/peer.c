@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: peers (create, look up by key or by hint, remove), the
+ * index table, keypairs.
+ */
+
+#include <crypto/algapi.h>
+#include <crypto/blake2s.h>
+#include <linux/hash.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include "allowedips.h"
+#include "device.h"
+#include "peer.h"
+#include "socket.h"
+#include "tunnel.h"
+
+static atomic64_t noise_peer_counter = ATOMIC64_INIT(0);
+
+static u32 noise_key_hash(const u8 *key, unsigned int len)
+{
+	return jhash(key, len, 0) & ((1 << NOISE_PEER_HASH_BITS) - 1);
+}
+
+/* The DH length of the device's protocol (conf_lock or RCU). */
+static unsigned int noise_peer_dh_len(struct noise_device *nd)
+{
+	struct noise_identity *id = rcu_dereference_check(nd->ident,
+				lockdep_is_held(&nd->conf_lock) ||
+				lockdep_is_held(&nd->hs_lock));
+
+	return id->proto.info.dh_len;
+}
+
+/**
+ * noise_peer_derive_keys() - precompute ss, the hint key and the MAC1 key.
+ * @peer: the peer (conf_lock held).
+ *
+ * Context: process, conf_lock held.
+ * Return: 0, or -EINVAL when there is no private key or ss is degenerate
+ * (the peer then cannot handshake; ss_ok false).
+ */
+int noise_peer_derive_keys(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
+	unsigned int len;
+	int err;
+
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
+	len = id->proto.info.dh_len;
+	noise_hs_mac1_key(peer->mac1_key, peer->public_key, len);
+	peer->ss_ok = false;
+	memzero_explicit(peer->ss, sizeof(peer->ss));
+	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
+	if (!id->has_key)
+		return -EINVAL;
+	err = noise_dh_shared(id->proto.info.dh, peer->ss, id->private_key,
+			      peer->public_key);
+	if (err)
+		return err;
+	noise_hint_key(peer->hint_key, peer->ss, len);
+	peer->ss_ok = true;
+	return 0;
+}
+
+/**
+ * noise_peer_create() - add a peer to a device.
+ * @nd: the device (conf_lock held).
+ * @public_key: its static public key, dh_len bytes.
+ *
+ * Context: process, conf_lock held.
+ * Return: the peer or ERR_PTR(-ENOMEM, -E2BIG, -EEXIST, -EINVAL).
+ */
+struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_key)
+{
+	struct noise_identity *id;
+	struct noise_peer *peer;
+	unsigned int len;
+
+	lockdep_assert_held(&nd->conf_lock);
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
+	len = id->proto.info.dh_len;
+	if (nd->num_peers >= NOISE_MAX_PEERS)
+		return ERR_PTR(-E2BIG);
+	if (noise_peer_lookup(nd, public_key))
+		return ERR_PTR(-EEXIST);
+	if (id->has_key && !memcmp(public_key, id->public_key, len))
+		return ERR_PTR(-EINVAL);
+	peer = kzalloc(sizeof(*peer), GFP_KERNEL);
+	if (!peer)
+		return ERR_PTR(-ENOMEM);
+	peer->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_stats);
+	if (!peer->stats)
+		goto err_peer;
+	if (dst_cache_init(&peer->endpoint_cache, GFP_KERNEL))
+		goto err_stats;
+	peer->nd = nd;
+	memcpy(peer->public_key, public_key, len);
+	noise_peer_derive_keys(peer);
+	rwlock_init(&peer->endpoint_lock);
+	spin_lock_init(&peer->keypairs.lock);
+	skb_queue_head_init(&peer->staged);
+	skb_queue_head_init(&peer->tx_queue);
+	INIT_LIST_HEAD(&peer->allowedips);
+	INIT_WORK(&peer->hs_work, noise_hs_peer_work);
+	INIT_WORK(&peer->tx_work, noise_tx_work);
+	noise_timers_init(peer);
+	kref_init(&peer->ref);
+	peer->internal_id = atomic64_inc_return(&noise_peer_counter);
+	list_add_tail_rcu(&peer->list, &nd->peer_list);
+	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(public_key, len)]);
+	nd->num_peers++;
+	nd->peer_gen++;
+	noise_netlink_notify_peer_add(peer);
+	return peer;
+err_stats:
+	free_percpu(peer->stats);
+err_peer:
+	kfree(peer);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
+
+/**
+ * noise_peer_lookup() - the peer with this static public key.
+ * @nd: the device.
+ * @public_key: dh_len bytes.
+ *
+ * Context: conf_lock or hs_lock held, or rcu_read_lock (no reference taken).
+ * Return: the peer or NULL.
+ */
+struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key)
+{
+	unsigned int len = noise_peer_dh_len(nd);
+	struct noise_peer *peer;
+
+	hlist_for_each_entry_rcu(peer, &nd->peer_hash[noise_key_hash(public_key, len)],
+				 hash, lockdep_is_held(&nd->conf_lock) ||
+				 lockdep_is_held(&nd->hs_lock)) {
+		if (!memcmp(peer->public_key, public_key, len))
+			return peer;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_lookup, NOISE_INTERNAL);
+
+/**
+ * noise_peer_hint_lookup() - the peer a message-1 hint names.
+ * @nd: the device.
+ * @salt: the message's salt.
+ * @hint: the message's hint.
+ *
+ * One keyed BLAKE2s per peer (Documentation/wire-format.rst).
+ * Context: hs_lock held (or rcu_read_lock).
+ * Return: the peer or NULL.
+ */
+struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
+					  const u8 *salt, const u8 *hint)
+{
+	u8 mac[NOISE_HINT_LEN];
+	struct noise_peer *peer, *found = NULL;
+
+	list_for_each_entry_rcu(peer, &nd->peer_list, list,
+				lockdep_is_held(&nd->hs_lock)) {
+		if (!peer->ss_ok)
+			continue;
+		noise_hint_compute(mac, peer->hint_key, salt);
+		if (!crypto_memneq(mac, hint, NOISE_HINT_LEN)) {
+			found = peer;
+			break;
+		}
+	}
+	memzero_explicit(mac, sizeof(mac));
+	return found;
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup, NOISE_INTERNAL);
+
+/* hint key = BLAKE2s-256(key = NOISE_LABEL_HINT, ss); both ends know ss. */
+void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len)
+{
+	blake2s(out, ss, (const u8 *)NOISE_LABEL_HINT, NOISE_KEY_LEN, len,
+		sizeof(NOISE_LABEL_HINT) - 1);
+}
+EXPORT_SYMBOL_NS_GPL(noise_hint_key, NOISE_INTERNAL);
+
+/* hint = BLAKE2s-128(key = hint_key, salt). */
+void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt)
+{
+	blake2s(out, salt, hint_key, NOISE_HINT_LEN, NOISE_HINT_SALT_LEN,
+		NOISE_KEY_LEN);
+}
+EXPORT_SYMBOL_NS_GPL(noise_hint_compute, NOISE_INTERNAL);
+
+static void noise_peer_free_rcu(struct rcu_head *rcu)
+{
+	struct noise_peer *peer = container_of(rcu, struct noise_peer, rcu);
+
+	dst_cache_destroy(&peer->endpoint_cache);
+	free_percpu(peer->stats);
+	kfree_sensitive(peer);
+}
+
+static void noise_peer_release(struct kref *ref)
+{
+	struct noise_peer *peer = container_of(ref, struct noise_peer, ref);
+
+	call_rcu(&peer->rcu, noise_peer_free_rcu);
+}
+
+struct noise_peer *noise_peer_get(struct noise_peer *peer)
+{
+	kref_get(&peer->ref);
+	return peer;
+}
+
+struct noise_peer *noise_peer_get_maybe_zero(struct noise_peer *peer)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_bh_held() && !rcu_read_lock_held(),
+			 "taking a peer reference without RCU");
+	if (unlikely(!peer || !kref_get_unless_zero(&peer->ref)))
+		return NULL;
+	return peer;
+}
+
+void noise_peer_put(struct noise_peer *peer)
+{
+	if (peer)
+		kref_put(&peer->ref, noise_peer_release);
+}
+
+/**
+ * noise_peer_remove() - take a peer out of its device and free it.
+ * @peer: the peer (conf_lock held).
+ *
+ * Context: process, conf_lock held; may sleep (waits for its work items
+ * and for RCU readers of the data path).
+ */
+void noise_peer_remove(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+
+	lockdep_assert_held(&nd->conf_lock);
+	noise_netlink_notify_peer_del(peer);
+	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
+	list_del_rcu(&peer->list);
+	hlist_del_rcu(&peer->hash);
+	nd->num_peers--;
+	nd->peer_gen++;
+	WRITE_ONCE(peer->dead, true);
+	synchronize_net();
+	/* No new lookups find it; stop what it has running. */
+	noise_timers_stop(peer);
+	cancel_work_sync(&peer->hs_work);
+	mutex_lock(&nd->hs_lock);
+	noise_hs_clear_peer(peer);
+	mutex_unlock(&nd->hs_lock);
+	noise_keypairs_clear(peer);
+	flush_workqueue(nd->wq);
+	cancel_work_sync(&peer->tx_work);
+	skb_queue_purge(&peer->staged);
+	skb_queue_purge(&peer->tx_queue);
+	noise_timers_stop(peer);
+	memzero_explicit(peer->psks, sizeof(peer->psks));
+	memzero_explicit(peer->ss, sizeof(peer->ss));
+	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
+	noise_peer_put(peer);
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
+
+void noise_peer_remove_all(struct noise_device *nd)
+{
+	struct noise_peer *peer, *tmp;
+
+	lockdep_assert_held(&nd->conf_lock);
+	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list)
+		noise_peer_remove(peer);
+}
+
+/* -------- configuration setters for netlink (conf_lock held) -------- */
+
+int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
+{
+	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
+
+	lockdep_assert_held(&nd->conf_lock);
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
+	if (n > NOISE_PEER_PSK_MAX || (n > 1 && n != id->proto.info.num_psks))
+		return -EINVAL;
+	mutex_lock(&nd->hs_lock);
+	memzero_explicit(peer->psks, sizeof(peer->psks));
+	if (n)
+		memcpy(peer->psks, psks, n * NOISE_PSK_LEN);
+	peer->num_psks = n;
+	mutex_unlock(&nd->hs_lock);
+	return 0;
+}
+
+void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN])
+{
+	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
+	struct blake2s_state st;
+
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
+	memset(out, 0, NOISE_PSK_ID_LEN);
+	if (!peer->num_psks)
+		return;
+	blake2s_init_key(&st, NOISE_PSK_ID_LEN, id->mac1_key, NOISE_KEY_LEN);
+	blake2s_update(&st, (const u8 *)NOISE_LABEL_PSK_ID, sizeof(NOISE_LABEL_PSK_ID) - 1);
+	blake2s_update(&st, (const u8 *)peer->psks, peer->num_psks * NOISE_PSK_LEN);
+	blake2s_final(&st, out);
+}
+
+int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
+			    size_t len)
+{
+	struct noise_endpoint ep = {};
+
+	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in))
+		ep.addr4 = *(const struct sockaddr_in *)sa;
+	else if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6))
+		ep.addr6 = *(const struct sockaddr_in6 *)sa;
+	else
+		return -EAFNOSUPPORT;
+	noise_peer_update_endpoint(peer, &ep);
+	return 0;
+}
+
+void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *out)
+{
+	memset(out, 0, sizeof(*out));
+	read_lock_bh(&peer->endpoint_lock);
+	if (peer->endpoint.addr.sa_family == AF_INET)
+		memcpy(out, &peer->endpoint.addr4, sizeof(peer->endpoint.addr4));
+	else if (peer->endpoint.addr.sa_family == AF_INET6)
+		memcpy(out, &peer->endpoint.addr6, sizeof(peer->endpoint.addr6));
+	read_unlock_bh(&peer->endpoint_lock);
+}
+
+void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds)
+{
+	WRITE_ONCE(peer->keepalive_interval, seconds);
+	if (seconds && netif_running(peer->nd->dev))
+		noise_send_keepalive(peer);
+}
+
+u16 noise_peer_keepalive(struct noise_peer *peer)
+{
+	return READ_ONCE(peer->keepalive_interval);
+}
+
+u64 noise_peer_last_handshake_ns(struct noise_peer *peer)
+{
+	return atomic64_read(&peer->last_handshake);
+}
+
+/* -------------------------- index table ----------------------------- */
+
+void noise_index_init(struct noise_index_table *t)
+{
+	int i;
+
+	spin_lock_init(&t->lock);
+	for (i = 0; i < ARRAY_SIZE(t->buckets); i++)
+		INIT_HLIST_HEAD(&t->buckets[i]);
+}
+EXPORT_SYMBOL_NS_GPL(noise_index_init, NOISE_INTERNAL);
+
+static struct hlist_head *noise_index_bucket(struct noise_index_table *t, __le32 index)
+{
+	return &t->buckets[hash_32((__force u32)index, NOISE_INDEX_HASH_BITS)];
+}
+
+/* A fresh random index for @e; never 0. Context: any. */
+void noise_index_insert(struct noise_index_table *t, struct noise_index *e)
+{
+	struct noise_index *o;
+	__le32 idx;
+
+	spin_lock_bh(&t->lock);
+again:
+	idx = (__force __le32)get_random_u32();
+	if (!idx)
+		goto again;
+	hlist_for_each_entry(o, noise_index_bucket(t, idx), node)
+		if (o->index == idx)
+			goto again;
+	e->index = idx;
+	hlist_add_head_rcu(&e->node, noise_index_bucket(t, idx));
+	spin_unlock_bh(&t->lock);
+}
+EXPORT_SYMBOL_NS_GPL(noise_index_insert, NOISE_INTERNAL);
+
+/* @new takes over @old's index (a handshake becoming a keypair). */
+void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
+			 struct noise_index *new)
+{
+	spin_lock_bh(&t->lock);
+	new->index = old->index;
+	hlist_replace_rcu(&old->node, &new->node);
+	INIT_HLIST_NODE(&old->node);
+	spin_unlock_bh(&t->lock);
+}
+EXPORT_SYMBOL_NS_GPL(noise_index_replace, NOISE_INTERNAL);
+
+void noise_index_remove(struct noise_index_table *t, struct noise_index *e)
+{
+	spin_lock_bh(&t->lock);
+	if (!hlist_unhashed(&e->node))
+		hlist_del_init_rcu(&e->node);
+	spin_unlock_bh(&t->lock);
+}
+EXPORT_SYMBOL_NS_GPL(noise_index_remove, NOISE_INTERNAL);
+
+/* Context: rcu_read_lock(_bh). */
+struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index,
+				       u8 type)
+{
+	struct noise_index *e;
+
+	hlist_for_each_entry_rcu(e, noise_index_bucket(t, index), node)
+		if (e->index == index && e->type == type)
+			return e;
+	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(noise_index_lookup, NOISE_INTERNAL);
+
+/* ---------------------------- keypairs ------------------------------ */
+
+static void noise_keypair_free_rcu(struct rcu_head *rcu)
+{
+	struct noise_keypair *kp = container_of(rcu, struct noise_keypair, rcu);
+
+	noise_cipher_free(kp->send);
+	noise_cipher_free(kp->recv);
+	noise_peer_put(kp->entry.peer);
+	kfree_sensitive(kp);
+}
+
+static void noise_keypair_release(struct kref *ref)
+{
+	struct noise_keypair *kp = container_of(ref, struct noise_keypair, ref);
+
+	noise_index_remove(&kp->entry.peer->nd->index, &kp->entry);
+	call_rcu(&kp->rcu, noise_keypair_free_rcu);
+}
+
+void noise_keypair_put(struct noise_keypair *kp)
+{
+	if (kp)
+		kref_put(&kp->ref, noise_keypair_release);
+}
+
+struct noise_keypair *noise_keypair_get(struct noise_keypair *kp)
+{
+	if (unlikely(!kp || !kref_get_unless_zero(&kp->ref)))
+		return NULL;
+	return kp;
+}
+
+static struct noise_keypair *noise_kp_take(struct noise_keypair __rcu **slot,
+					   struct noise_peer *peer)
+{
+	struct noise_keypair *kp;
+
+	kp = rcu_dereference_protected(*slot, lockdep_is_held(&peer->keypairs.lock));
+	RCU_INIT_POINTER(*slot, NULL);
+	return kp;
+}
+
+static struct noise_keypair *noise_kp_current(struct noise_keypairs *k)
+{
+	return rcu_dereference_protected(k->current_kp, lockdep_is_held(&k->lock));
+}
+
+/* Drop every session of @peer. Context: any but hard irq. */
+void noise_keypairs_clear(struct noise_peer *peer)
+{
+	struct noise_keypair *kp[3];
+	int i;
+
+	spin_lock_bh(&peer->keypairs.lock);
+	kp[0] = noise_kp_take(&peer->keypairs.current_kp, peer);
+	kp[1] = noise_kp_take(&peer->keypairs.previous_kp, peer);
+	kp[2] = noise_kp_take(&peer->keypairs.next_kp, peer);
+	spin_unlock_bh(&peer->keypairs.lock);
+	for (i = 0; i < 3; i++)
+		noise_keypair_put(kp[i]);
+}
+
+/**
+ * noise_keypair_install() - put a new session into the peer's slots.
+ * @peer: the peer.
+ * @kp: the session (its reference goes to the slot).
+ *
+ * A confirmed session becomes current (the old current becomes previous);
+ * an unconfirmed one becomes next until the peer uses it.
+ * Context: any but hard irq.
+ */
+void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp)
+{
+	struct noise_keypairs *k = &peer->keypairs;
+	struct noise_keypair *drop1, *drop2 = NULL;
+
+	spin_lock_bh(&k->lock);
+	if (kp->confirmed) {
+		drop1 = noise_kp_take(&k->previous_kp, peer);
+		drop2 = noise_kp_take(&k->next_kp, peer);
+		rcu_assign_pointer(k->previous_kp, noise_kp_current(k));
+		rcu_assign_pointer(k->current_kp, kp);
+	} else {
+		drop1 = noise_kp_take(&k->next_kp, peer);
+		rcu_assign_pointer(k->next_kp, kp);
+	}
+	spin_unlock_bh(&k->lock);
+	noise_keypair_put(drop1);
+	noise_keypair_put(drop2);
+}
+
+/**
+ * noise_keypair_confirm() - the peer used @kp: make it current.
+ * @peer: the peer.
+ * @kp: a session that was in the next slot.
+ *
+ * Context: any but hard irq (the receive path).
+ * Return: true if @kp moved from next to current.
+ */
+bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp)
+{
+	struct noise_keypairs *k = &peer->keypairs;
+	struct noise_keypair *old = NULL;
+	bool moved = false;
+
+	spin_lock_bh(&k->lock);
+	if (rcu_access_pointer(k->next_kp) == kp) {
+		old = noise_kp_take(&k->previous_kp, peer);
+		rcu_assign_pointer(k->previous_kp, noise_kp_current(k));
+		rcu_assign_pointer(k->current_kp, kp);
+		RCU_INIT_POINTER(k->next_kp, NULL);
+		WRITE_ONCE(kp->confirmed, true);
+		moved = true;
+	}
+	spin_unlock_bh(&k->lock);
+	noise_keypair_put(old);
+	return moved;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise tunnel: peers, their sessions (keypairs) and handshake state.
+ *
+ * Lifetime: a peer is reference counted (kref). The device's peer list and
+ * hash hold one reference, dropped by noise_peer_remove(); the data path
+ * takes none for a lookup under RCU, but takes one for anything that
+ * outlives the RCU section (a queued skb, a scheduled work item). Memory is
+ * freed after an RCU grace period.
+ */
+#ifndef _NOISE_TUNNEL_PEER_H
+#define _NOISE_TUNNEL_PEER_H
+
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/dst_cache.h>
+#include "device.h"
+#include "messages.h"
+
+/* Where a peer is reached: the outer address, and our source address. */
+struct noise_endpoint {
+	union {
+		struct sockaddr addr;
+		struct sockaddr_in addr4;
+		struct sockaddr_in6 addr6;
+	};
+	union {
+		struct in_addr src4;
+		struct in6_addr src6;
+	};
+	int src_if4;
+};
+
+/*
+ * struct noise_keypair - one session: the two transport cipher states of a
+ * completed handshake. Immutable after creation except the counters inside
+ * the engine states and @replay; freed after RCU when the last reference
+ * goes. Keys are wiped by noise_cipher_free().
+ * @entry: our receiver index (the index table entry).
+ * @remote_index: the peer's receiver index (sent in our transport headers).
+ * @send, @recv: the engine's cipher states (explicit-nonce calls).
+ * @replay: the receive window (noise_replay_update()).
+ * @birth: when the handshake completed (jiffies-based ktime, boottime).
+ * @initiator: we were the initiator of the handshake.
+ * @confirmed: the peer has been seen to use it (a packet decrypted with
+ *	@recv, or we completed by reading the final message); until then we
+ *	keep it in the "next" slot and retransmit the final message.
+ */
+struct noise_keypair {
+	struct noise_index entry;
+	struct kref ref;
+	struct rcu_head rcu;
+	__le32 remote_index;
+	struct noise_cipher *send, *recv;
+	struct noise_replay replay;
+	u64 birth;
+	u8 cipher;		/* enum noise_cipher_id */
+	bool initiator;
+	bool confirmed;
+};
+
+static inline enum noise_cipher_id noise_kp_cipher(const struct noise_keypair *kp)
+{
+	return kp->cipher;
+}
+
+enum noise_peer_flags {
+	NOISE_PEER_ENDPOINT_CHANGED,	/* notify from hs_work */
+	NOISE_PEER_HANDSHAKE_DONE,	/* notify from hs_work */
+	NOISE_PEER_WANT_HANDSHAKE,	/* start one from hs_work */
+	NOISE_PEER_SEND_KEEPALIVE,	/* send one from hs_work */
+};
+
+/* The three slots of a peer (WireGuard's current/previous/next). */
+struct noise_keypairs {
+	struct noise_keypair __rcu *current_kp, *previous_kp, *next_kp;
+	spinlock_t lock;	/* writers */
+};
+
+/*
+ * struct noise_hs - one handshake in progress (tunnel side of an engine
+ * handshake). Under dev->hs_lock. At most one per peer (peer->hs) plus the
+ * anonymous responder handshakes of the device (dev->anon).
+ * @entry: our index for this handshake (receiver index of replies).
+ * @hs: the engine handshake.
+ * @remote_index: the peer's index (0 until its first message).
+ * @role: NOISE_INITIATOR or NOISE_RESPONDER.
+ * @next_msgno: the number of the next message (1-based) to read or write.
+ * @last_read_mac1: MAC1 of the last message read (duplicate detection).
+ * @last_sent: our last message, for retransmission; @last_sent_len.
+ * @endpoint: where the peer's messages came from (responder side).
+ * @started: jiffies when it began; @retries: retransmissions so far.
+ * @anon_node: in dev->anon while peer is NULL.
+ */
+struct noise_hs {
+	struct noise_index entry;
+	struct noise_handshake *hs;
+	__le32 remote_index;
+	u8 role;
+	u8 next_msgno;
+	u8 retries;
+	u8 last_read_mac1[NOISE_MAC_LEN];
+	u8 last_sent[NOISE_MAX_HS_MSG_LEN];
+	unsigned int last_sent_len;
+	unsigned long last_sent_at;
+	struct noise_endpoint endpoint;
+	unsigned long started;
+	struct list_head anon_node;
+	struct noise_device *nd;
+	struct noise_peer *found;	/* set by remote_static_cb */
+	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];	/* scratch, wiped */
+	u8 payload[64];
+	struct rcu_head rcu;
+};
+
+/*
+ * struct noise_peer - a peer of a device.
+ * @nd: the device.
+ * @public_key: its static public key (dh_len bytes of the device protocol).
+ * @psks: its PSKs (@num_psks of them; one per psk token or one for all).
+ * @ss: DH(our static, its static), precomputed when either key changes;
+ *	@ss_ok false if there is no private key or the DH was degenerate.
+ * @hint_key: key of the message-1 hint (wire-format.rst), from @ss.
+ * @mac1_key: BLAKE2s(label || public_key): MAC1 of messages we send it.
+ * @endpoint: where to send (endpoint_lock; readers take it shared).
+ * @keepalive_interval: persistent keepalive in seconds, 0 off.
+ * @keypairs: the sessions.
+ * @hs: our handshake with it in progress (dev->hs_lock), or NULL.
+ * @last_sent_final: the final handshake message we wrote, kept until the
+ *	session it created is confirmed (retransmitted on timer/duplicate).
+ * @latest_timestamp: the newest TAI64N timestamp seen in its message 1
+ *	(replayed initiations are refused).
+ * @staged: packets waiting for a session (bounded, NOISE_MAX_STAGED).
+ * @tx_queue: encrypted-in-order queue (queueing.c), @tx_work sends it.
+ * @hs_work: starts a handshake (process context).
+ * @timer_*: timers.c.
+ * @allowedips: the entries of this peer in dev->aips (allowedips.h).
+ * @stats: per-CPU counters; @handshakes; @last_handshake (ns realtime).
+ * @internal_id: a number for log messages.
+ */
+struct noise_peer {
+	struct noise_device *nd;
+	u8 public_key[NOISE_MAX_DHLEN];
+	u8 psks[NOISE_PEER_PSK_MAX][NOISE_PSK_LEN];
+	unsigned int num_psks;
+	u8 ss[NOISE_MAX_DHLEN];
+	bool ss_ok;
+	u8 hint_key[NOISE_KEY_LEN];
+	u8 mac1_key[NOISE_KEY_LEN];
+	rwlock_t endpoint_lock;
+	struct noise_endpoint endpoint;
+	struct dst_cache endpoint_cache;
+	unsigned long flags;			/* enum noise_peer_flags */
+	u16 keepalive_interval;
+	struct noise_keypairs keypairs;
+	struct noise_hs *hs;
+	u8 last_sent_final[NOISE_MAX_HS_MSG_LEN];
+	unsigned int last_sent_final_len;
+	u8 final_trigger_mac1[NOISE_MAC_LEN];	/* MAC1 of what it answered */
+	unsigned int final_retries;
+	u8 latest_timestamp[NOISE_TIMESTAMP_LEN];
+	struct sk_buff_head staged;
+	struct sk_buff_head tx_queue;
+	struct work_struct tx_work;
+	struct work_struct hs_work;
+	struct timer_list timer_retransmit;
+	struct timer_list timer_keepalive;	/* passive keepalive */
+	struct timer_list timer_persistent;	/* persistent keepalive */
+	struct timer_list timer_new_handshake;	/* no reply to our data */
+	struct timer_list timer_zero_keys;
+	unsigned long last_sent_handshake;	/* jiffies, rate limit */
+	atomic64_t last_rx, last_tx;		/* jiffies of data */
+	struct list_head allowedips;
+	struct noise_pcpu_stats __percpu *stats;
+	atomic64_t handshakes;
+	atomic64_t last_handshake;
+	struct list_head list;			/* dev->peer_list */
+	struct hlist_node hash;			/* dev->peer_hash */
+	struct kref ref;
+	struct rcu_head rcu;
+	bool dead;
+	u64 internal_id;
+};
+
+struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_key);
+struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
+struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
+					  const u8 *salt, const u8 *hint);
+void noise_peer_remove(struct noise_peer *peer);
+void noise_peer_remove_all(struct noise_device *nd);
+struct noise_peer *noise_peer_get_maybe_zero(struct noise_peer *peer);
+struct noise_peer *noise_peer_get(struct noise_peer *peer);
+void noise_peer_put(struct noise_peer *peer);
+int noise_peer_derive_keys(struct noise_peer *peer);
+
+int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n);
+void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
+int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
+			    size_t len);
+void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *out);
+void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds);
+u16 noise_peer_keepalive(struct noise_peer *peer);
+u64 noise_peer_last_handshake_ns(struct noise_peer *peer);
+void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len);
+void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt);
+
+void noise_index_init(struct noise_index_table *t);
+void noise_index_insert(struct noise_index_table *t, struct noise_index *e);
+void noise_index_replace(struct noise_index_table *t, struct noise_index *old,
+			 struct noise_index *new);
+void noise_index_remove(struct noise_index_table *t, struct noise_index *e);
+struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index,
+				       u8 type);
+
+void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp);
+bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp);
+void noise_keypair_put(struct noise_keypair *kp);
+struct noise_keypair *noise_keypair_get(struct noise_keypair *kp);
+void noise_keypairs_clear(struct noise_peer *peer);
+
+#endif /* _NOISE_TUNNEL_PEER_H */

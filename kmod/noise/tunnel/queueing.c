@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: running packet crypto. Inline when a single CPU is online
+ * (UML, small boxes: no queueing cost at all), otherwise round robin over
+ * per-CPU workers on an unbound-free, CPU-intensive workqueue.
+ *
+ * Requests come from noise_crypt_req_alloc_id() at device creation, one
+ * per slot and cipher; no allocation per packet.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include "device.h"
+#include "peer.h"
+#include "queueing.h"
+#include "tunnel.h"
+
+static void noise_slot_free(struct noise_crypt_slot *s)
+{
+	int c;
+
+	for (c = 0; c < NOISE_CIPHER_COUNT; c++) {
+		noise_crypt_req_free(s->req[c]);
+		s->req[c] = NULL;
+	}
+}
+
+static int noise_slot_init(struct noise_crypt_slot *s)
+{
+	int c;
+
+	for (c = 0; c < NOISE_CIPHER_COUNT; c++) {
+		s->req[c] = noise_crypt_req_alloc_id(c, GFP_KERNEL);
+		if (!s->req[c]) {
+			noise_slot_free(s);
+			return -ENOMEM;
+		}
+	}
+	s->busy = false;
+	return 0;
+}
+
+/* An inline operation finished later (an asynchronous driver). */
+static void noise_inline_done(void *data, int err)
+{
+	struct sk_buff *skb = data;
+	struct noise_crypt_slot *s = NOISE_CB(skb)->owner;
+
+	if (NOISE_CB(skb)->dir == NOISE_CB_TX)
+		noise_tx_finish(skb, err, true);
+	else
+		noise_rx_finish(skb, err);
+	WRITE_ONCE(s->busy, false);
+}
+
+static void noise_worker_done(void *data, int err)
+{
+	struct noise_worker *w = data;
+
+	w->err = err;
+	complete(&w->done);
+}
+
+static void noise_worker_one(struct noise_worker *w, struct sk_buff *skb)
+{
+	bool tx = NOISE_CB(skb)->dir == NOISE_CB_TX;
+	int err;
+
+	reinit_completion(&w->done);
+	err = tx ? noise_encrypt_skb(skb, &w->slot, noise_worker_done, w) :
+		   noise_decrypt_skb(skb, &w->slot, noise_worker_done, w);
+	if (err == -EINPROGRESS || err == -EBUSY) {
+		wait_for_completion(&w->done);
+		err = w->err;
+	}
+	local_bh_disable();
+	if (tx)
+		noise_tx_finish(skb, err, false);
+	else
+		noise_rx_finish(skb, err);
+	local_bh_enable();
+}
+
+static void noise_worker_fn(struct work_struct *work)
+{
+	struct noise_worker *w = container_of(work, struct noise_worker, work);
+	struct sk_buff *skb;
+
+	while ((skb = ptr_ring_consume_bh(&w->ring))) {
+		noise_worker_one(w, skb);
+		cond_resched();
+	}
+}
+
+/* Context: any (BH disabled or softirq). */
+static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb)
+{
+	struct noise_crypt_slot *s;
+	bool tx = NOISE_CB(skb)->dir == NOISE_CB_TX;
+	int err;
+
+	if (num_online_cpus() != 1)
+		return false;
+	s = this_cpu_ptr(tx ? nd->inline_tx : nd->inline_rx);
+	if (READ_ONCE(s->busy))
+		return false;
+	s->busy = true;
+	NOISE_CB(skb)->owner = s;
+	err = tx ? noise_encrypt_skb(skb, s, noise_inline_done, skb) :
+		   noise_decrypt_skb(skb, s, noise_inline_done, skb);
+	if (err == -EINPROGRESS || err == -EBUSY)
+		return true;
+	if (tx)
+		noise_tx_finish(skb, err, true);
+	else
+		noise_rx_finish(skb, err);
+	s->busy = false;
+	return true;
+}
+
+/**
+ * noise_crypt_dispatch() - encrypt or decrypt @skb (NOISE_CB(skb)->dir).
+ * @nd: the device.
+ * @skb: the packet; its cb holds the keypair and nonce.
+ *
+ * Context: softirq or BH disabled.
+ */
+void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb)
+{
+	struct noise_worker *w;
+	int cpu;
+
+	if (noise_crypt_inline(nd, skb))
+		return;
+	cpu = cpumask_next(READ_ONCE(nd->last_cpu), cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	WRITE_ONCE(nd->last_cpu, cpu);
+	w = per_cpu_ptr(nd->workers, cpu);
+	if (unlikely(ptr_ring_produce_bh(&w->ring, skb))) {
+		if (NOISE_CB(skb)->dir == NOISE_CB_TX)
+			noise_tx_finish(skb, -ENOBUFS, false);
+		else
+			noise_rx_finish(skb, -ENOBUFS);
+		return;
+	}
+	queue_work_on(cpu, nd->wq, &w->work);
+}
+
+static void noise_ring_skb_free(void *p)
+{
+	struct sk_buff *skb = p;
+
+	noise_keypair_put(NOISE_CB(skb)->kp);
+	kfree_skb(skb);
+}
+
+static void noise_workers_free(struct noise_device *nd)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct noise_worker *w = per_cpu_ptr(nd->workers, cpu);
+
+		ptr_ring_cleanup(&w->ring, noise_ring_skb_free);
+		noise_slot_free(&w->slot);
+	}
+}
+
+int noise_queueing_init(struct noise_device *nd)
+{
+	int cpu, err = -ENOMEM;
+
+	nd->workers = alloc_percpu(struct noise_worker);
+	nd->inline_tx = alloc_percpu(struct noise_crypt_slot);
+	nd->inline_rx = alloc_percpu(struct noise_crypt_slot);
+	if (!nd->workers || !nd->inline_tx || !nd->inline_rx)
+		goto err;
+	for_each_possible_cpu(cpu) {
+		struct noise_worker *w = per_cpu_ptr(nd->workers, cpu);
+
+		w->nd = nd;
+		INIT_WORK(&w->work, noise_worker_fn);
+		init_completion(&w->done);
+		if (ptr_ring_init(&w->ring, NOISE_MAX_QUEUED_PACKETS, GFP_KERNEL) ||
+		    noise_slot_init(&w->slot) ||
+		    noise_slot_init(per_cpu_ptr(nd->inline_tx, cpu)) ||
+		    noise_slot_init(per_cpu_ptr(nd->inline_rx, cpu)))
+			goto err;
+	}
+	return 0;
+err:
+	noise_queueing_free(nd);
+	return err;
+}
+
+/* Wait until no packet is in a worker. Context: process. */
+void noise_queueing_flush(struct noise_device *nd)
+{
+	flush_workqueue(nd->wq);
+}
+
+void noise_queueing_free(struct noise_device *nd)
+{
+	int cpu;
+
+	if (nd->workers)
+		noise_workers_free(nd);
+	for_each_possible_cpu(cpu) {
+		if (nd->inline_tx)
+			noise_slot_free(per_cpu_ptr(nd->inline_tx, cpu));
+		if (nd->inline_rx)
+			noise_slot_free(per_cpu_ptr(nd->inline_rx, cpu));
+	}
+	free_percpu(nd->workers);
+	free_percpu(nd->inline_tx);
+	free_percpu(nd->inline_rx);
+	nd->workers = NULL;
+	nd->inline_tx = NULL;
+	nd->inline_rx = NULL;
+}

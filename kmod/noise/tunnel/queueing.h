@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise tunnel: where packet crypto runs (queueing.c). With one CPU online
+ * the crypto runs inline in the sending or receiving context (no queue, no
+ * context switch); otherwise in per-CPU workers fed round robin, with the
+ * send side kept in order per peer by peer->tx_queue.
+ */
+#ifndef _NOISE_TUNNEL_QUEUEING_H
+#define _NOISE_TUNNEL_QUEUEING_H
+
+#include <linux/ptr_ring.h>
+#include <linux/scatterlist.h>
+#include <linux/skbuff.h>
+#include <linux/completion.h>
+#include "../noise.h"
+
+struct noise_device;
+struct noise_keypair;
+
+enum noise_cb_state { NOISE_CB_PENDING, NOISE_CB_DONE, NOISE_CB_DEAD };
+enum noise_cb_dir { NOISE_CB_TX, NOISE_CB_RX };
+
+/* skb->cb of a packet in the tunnel. */
+struct noise_skb_cb {
+	struct noise_keypair *kp;	/* holds a reference */
+	u64 nonce;
+	unsigned int mtu;		/* tx: pad at most to this */
+	unsigned int inner_len;		/* tx: for the counters */
+	u8 state;			/* enum noise_cb_state */
+	u8 dir;				/* enum noise_cb_dir */
+	void *owner;			/* inline request slot in use */
+};
+
+#define NOISE_CB(skb) ((struct noise_skb_cb *)(skb)->cb)
+static_assert(sizeof(struct noise_skb_cb) <= sizeof_field(struct sk_buff, cb));
+
+#define NOISE_MAX_SG	(MAX_SKB_FRAGS + 8)
+
+/* A request and its scatterlist, used by one operation at a time. */
+struct noise_crypt_slot {
+	struct noise_crypt_req *req[NOISE_CIPHER_COUNT];
+	struct scatterlist sg[NOISE_MAX_SG];
+	bool busy;
+};
+
+struct noise_worker {
+	struct ptr_ring ring;
+	struct work_struct work;
+	struct noise_device *nd;
+	struct noise_crypt_slot slot;
+	struct completion done;
+	int err;
+};
+
+int noise_queueing_init(struct noise_device *nd);
+void noise_queueing_free(struct noise_device *nd);
+void noise_queueing_flush(struct noise_device *nd);
+void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb);
+
+/* send.c and receive.c: one operation, and what follows it. */
+int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
+		      noise_crypt_done_t done, void *data);
+int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
+		      noise_crypt_done_t done, void *data);
+void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx);
+void noise_rx_finish(struct sk_buff *skb, int err);
+
+#endif /* _NOISE_TUNNEL_QUEUEING_H */

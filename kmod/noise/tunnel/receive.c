@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: the receive path. noise_receive() (the UDP sockets'
+ * encap_rcv, softirq) checks type and length before any crypto; handshake
+ * messages (MAC1 checked) go to the device's handshake work, transport
+ * messages are looked up by receiver index, checked against the replay
+ * window, decrypted (queueing.c), then noise_rx_finish() marks the counter
+ * seen, checks the inner source against the peer's allowed IPs and hands
+ * the packet to GRO.
+ */
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/ip_tunnels.h>
+#include <net/udp.h>
+#include "device.h"
+#include "peer.h"
+#include "queueing.h"
+#include "socket.h"
+#include "tunnel.h"
+
+static void noise_stats_rx(struct noise_device *nd, struct noise_peer *peer,
+			   unsigned int len)
+{
+	struct noise_pcpu_stats *s;
+
+	s = this_cpu_ptr(nd->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->rx_packets);
+	u64_stats_add(&s->rx_bytes, len);
+	u64_stats_update_end(&s->syncp);
+	s = this_cpu_ptr(peer->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->rx_packets);
+	u64_stats_add(&s->rx_bytes, len);
+	u64_stats_update_end(&s->syncp);
+}
+
+/* Strip to the UDP payload; false if the datagram is malformed. */
+static bool noise_rx_pull_udp(struct sk_buff *skb)
+{
+	struct udphdr *udp;
+	unsigned int off, len;
+
+	if (skb_transport_header(skb) < skb->head ||
+	    skb_transport_header(skb) + sizeof(*udp) > skb_tail_pointer(skb))
+		return false;
+	udp = udp_hdr(skb);
+	off = (u8 *)udp - skb->data;
+	if (off > U16_MAX || off + sizeof(*udp) > skb->len)
+		return false;
+	len = ntohs(udp->len);
+	if (len < sizeof(*udp) || len > skb->len - off)
+		return false;
+	len -= sizeof(*udp);
+	off += sizeof(*udp);
+	if (!pskb_may_pull(skb, off + sizeof(struct noise_msg_header)) ||
+	    pskb_trim(skb, off + len))
+		return false;
+	skb_pull(skb, off);
+	return skb->len == len;
+}
+
+/**
+ * noise_msg_check() - accept or refuse a message by type and length alone.
+ * @p: the device's protocol.
+ * @msg: the UDP payload (at least min(@len, 12) bytes readable).
+ * @len: its length.
+ * @type: out: the message type when accepted.
+ *
+ * Context: any; no crypto.
+ * Return: NOISE_MSG_OK, or the drop reason.
+ */
+enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
+				unsigned int len, u8 *type)
+{
+	const struct noise_msg_header *h = (const void *)msg;
+
+	if (len < sizeof(*h))
+		return NOISE_DROP_BAD_LENGTH;
+	if (h->version != NOISE_WIRE_VERSION)
+		return NOISE_DROP_BAD_TYPE;
+	*type = h->type;
+	switch (h->type) {
+	case NOISE_MSG_HANDSHAKE:
+		if (h->msgno < 1 || h->msgno > p->info.num_msgs)
+			return NOISE_DROP_BAD_TYPE;
+		return len == p->msg_len[h->msgno] ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	case NOISE_MSG_COOKIE_REPLY:
+		return len == sizeof(struct noise_msg_cookie_reply) ? NOISE_MSG_OK :
+		       NOISE_DROP_BAD_LENGTH;
+	case NOISE_MSG_TRANSPORT:
+		return len >= NOISE_TRANSPORT_MIN_LEN ? NOISE_MSG_OK : NOISE_DROP_BAD_LENGTH;
+	default:
+		return NOISE_DROP_BAD_TYPE;
+	}
+}
+EXPORT_SYMBOL_NS_GPL(noise_msg_check, NOISE_INTERNAL);
+
+/* A handshake message (type and length checked): MAC1, then the work. */
+static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *id,
+			       struct sk_buff *skb)
+{
+	unsigned int msgno = ((const struct noise_msg_header *)skb->data)->msgno;
+
+	if (skb_linearize(skb) || !id->has_key ||
+	    ((msgno & 1) && !noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len)) ||
+	    skb_queue_len(&nd->hs_queue) >= NOISE_MAX_QUEUED_HANDSHAKES) {
+		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
+		kfree_skb(skb);
+		return;
+	}
+	skb_queue_tail(&nd->hs_queue, skb);
+	queue_work(nd->hs_wq, &nd->hs_work);
+}
+
+/* A transport message: index, window, age; then decrypt. */
+static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
+{
+	const struct noise_msg_transport *h;
+	struct noise_keypair *kp = NULL;
+	struct noise_index *e;
+	enum noise_drop why;
+	u64 n;
+
+	if (!pskb_may_pull(skb, sizeof(*h))) {
+		why = NOISE_DROP_BAD_LENGTH;
+		goto drop;
+	}
+	h = (const void *)skb->data;
+	rcu_read_lock_bh();
+	e = noise_index_lookup(&nd->index, h->receiver_index, NOISE_INDEX_KEYPAIR);
+	if (e)
+		kp = noise_keypair_get(container_of(e, struct noise_keypair, entry));
+	rcu_read_unlock_bh();
+	why = NOISE_DROP_UNKNOWN_INDEX;
+	if (!kp)
+		goto drop;
+	n = le64_to_cpu(h->counter);
+	why = NOISE_DROP_REPLAY;
+	if (n >= NOISE_REJECT_AFTER_MESSAGES || !noise_replay_check(&kp->replay, n))
+		goto drop_kp;
+	why = NOISE_DROP_NO_KEY;
+	if (get_jiffies_64() - kp->birth >= NOISE_REJECT_AFTER_TIME)
+		goto drop_kp;
+	NOISE_CB(skb)->kp = kp;
+	NOISE_CB(skb)->nonce = n;
+	NOISE_CB(skb)->dir = NOISE_CB_RX;
+	noise_crypt_dispatch(nd, skb);
+	return;
+drop_kp:
+	noise_count_drop(nd, kp->entry.peer, why);
+	noise_keypair_put(kp);
+	kfree_skb(skb);
+	return;
+drop:
+	noise_count_drop(nd, NULL, why);
+	kfree_skb(skb);
+}
+
+/**
+ * noise_receive() - encap_rcv of the device's UDP sockets.
+ * @sk: the socket (sk_user_data: the device).
+ * @skb: the datagram, data at the UDP header.
+ *
+ * Context: softirq.
+ * Return: 0 (consumed).
+ */
+int noise_receive(struct sock *sk, struct sk_buff *skb)
+{
+	struct noise_device *nd = rcu_dereference_sk_user_data(sk);
+	struct noise_identity *id;
+	enum noise_drop why;
+	u8 type = 0;
+
+	if (unlikely(!nd)) {
+		kfree_skb(skb);
+		return 0;
+	}
+	if (unlikely(!noise_rx_pull_udp(skb))) {
+		noise_count_drop(nd, NULL, NOISE_DROP_BAD_LENGTH);
+		kfree_skb(skb);
+		return 0;
+	}
+	rcu_read_lock_bh();
+	id = rcu_dereference_bh(nd->ident);
+	if (!pskb_may_pull(skb, min_t(unsigned int, skb->len,
+				      sizeof(struct noise_msg_handshake))))
+		why = NOISE_DROP_BAD_LENGTH;
+	else
+		why = noise_msg_check(&id->proto, skb->data, skb->len, &type);
+	if (likely(why == NOISE_MSG_OK && type == NOISE_MSG_TRANSPORT)) {
+		rcu_read_unlock_bh();
+		noise_rx_transport(nd, skb);
+		return 0;
+	}
+	if (why == NOISE_MSG_OK && type == NOISE_MSG_HANDSHAKE) {
+		noise_rx_handshake(nd, id, skb);
+		rcu_read_unlock_bh();
+		return 0;
+	}
+	rcu_read_unlock_bh();
+	/* A well-formed cookie reply waits for issue 12. */
+	noise_count_drop(nd, NULL, why == NOISE_MSG_OK ? NOISE_DROP_HANDSHAKE : why);
+	kfree_skb(skb);
+	return 0;
+}
+
+/* Decrypt in place; the header is the associated data. Never sleeps. */
+int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
+		      noise_crypt_done_t done, void *data)
+{
+	struct noise_skb_cb *cb = NOISE_CB(skb);
+	struct noise_keypair *kp = cb->kp;
+	struct sk_buff *trailer;
+	int nfrags, nsg;
+
+	nfrags = skb_cow_data(skb, 0, &trailer);
+	if (unlikely(nfrags < 0 || nfrags > NOISE_MAX_SG))
+		return -ENOMEM;
+	sg_init_table(s->sg, nfrags);
+	nsg = skb_to_sgvec(skb, s->sg, 0, skb->len);
+	if (unlikely(nsg < 0))
+		return nsg;
+	return noise_cipher_decrypt_async_at(kp->recv, s->req[noise_kp_cipher(kp)],
+			cb->nonce, s->sg, sizeof(struct noise_msg_transport),
+			skb->len - sizeof(struct noise_msg_transport), done, data);
+}
+
+/* The inner packet: its length, family and source; false if not IP. */
+static bool noise_rx_inner(struct sk_buff *skb, int *family, const void **src)
+{
+	unsigned int len;
+
+	if (skb->len >= sizeof(struct iphdr) && ip_hdr(skb)->version == 4) {
+		len = ntohs(ip_hdr(skb)->tot_len);
+		if (len < ip_hdr(skb)->ihl * 4 || len < sizeof(struct iphdr) ||
+		    len > skb->len || pskb_trim(skb, len))
+			return false;
+		skb->protocol = htons(ETH_P_IP);
+		*family = AF_INET;
+		*src = &ip_hdr(skb)->saddr;
+		return true;
+	}
+	if (skb->len >= sizeof(struct ipv6hdr) && ipv6_hdr(skb)->version == 6) {
+		len = ntohs(ipv6_hdr(skb)->payload_len) + sizeof(struct ipv6hdr);
+		if (len > skb->len || pskb_trim(skb, len))
+			return false;
+		skb->protocol = htons(ETH_P_IPV6);
+		*family = AF_INET6;
+		*src = &ipv6_hdr(skb)->saddr;
+		return true;
+	}
+	return false;
+}
+
+static void noise_rx_reset(struct sk_buff *skb, struct net_device *dev)
+{
+	skb_scrub_packet(skb, true);
+	memset(&skb->headers, 0, sizeof(skb->headers));
+	skb->dev = dev;
+	skb->queue_mapping = 0;
+	skb->nohdr = 0;
+	skb->peeked = 0;
+	skb->mac_len = 0;
+	skb->hdr_len = skb_headroom(skb);
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
+	skb_reset_inner_headers(skb);
+	skb->pkt_type = PACKET_HOST;
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb->csum_level = ~0;
+}
+
+/* After authentication: window, session confirmation, roaming. */
+static bool noise_rx_authenticated(struct sk_buff *skb, struct noise_keypair *kp,
+				   struct noise_peer *peer)
+{
+	struct noise_endpoint ep;
+
+	if (!noise_replay_update(&kp->replay, NOISE_CB(skb)->nonce)) {
+		noise_count_drop(peer->nd, peer, NOISE_DROP_REPLAY);
+		return false;
+	}
+	if (!noise_endpoint_from_skb(&ep, skb))
+		noise_peer_update_endpoint(peer, &ep);
+	if (unlikely(!READ_ONCE(kp->confirmed)) && noise_keypair_confirm(peer, kp))
+		noise_send_staged(peer);
+	noise_timers_any_packet_received(peer);
+	return true;
+}
+
+/**
+ * noise_rx_finish() - a decryption ended: deliver or drop.
+ * @skb: the packet (data at our transport header).
+ * @err: 0, -EBADMSG (forgery) or another error.
+ *
+ * Context: softirq or BH disabled.
+ */
+void noise_rx_finish(struct sk_buff *skb, int err)
+{
+	struct noise_keypair *kp = NOISE_CB(skb)->kp;
+	struct noise_peer *peer = kp->entry.peer;
+	struct noise_device *nd = peer->nd;
+	const void *src;
+	int family;
+
+	if (unlikely(err)) {
+		noise_count_drop(nd, peer, NOISE_DROP_AUTH);
+		goto free;
+	}
+	if (!noise_rx_authenticated(skb, kp, peer))
+		goto free;
+	skb_pull(skb, sizeof(struct noise_msg_transport));
+	if (pskb_trim(skb, skb->len - NOISE_TAG_LEN))
+		goto free;
+	if (!skb->len)		/* keepalive */
+		goto free_quiet;
+	noise_rx_reset(skb, nd->dev);
+	if (!noise_rx_inner(skb, &family, &src)) {
+		noise_count_drop(nd, peer, NOISE_DROP_INNER);
+		goto free;
+	}
+	rcu_read_lock_bh();
+	if (noise_allowedips_lookup(&nd->aips, family, src) != peer) {
+		rcu_read_unlock_bh();
+		noise_count_drop(nd, peer, NOISE_DROP_SOURCE);
+		goto free;
+	}
+	rcu_read_unlock_bh();
+	noise_stats_rx(nd, peer, skb->len);
+	noise_timers_data_received(peer);
+	gro_cells_receive(&nd->gro, skb);
+	noise_keypair_put(kp);
+	return;
+free:
+	kfree_skb(skb);
+	noise_keypair_put(kp);
+	return;
+free_quiet:
+	consume_skb(skb);
+	noise_keypair_put(kp);
+}
+
+/* The device's handshake work: everything queued by noise_rx_handshake(). */
+void noise_receive_handshakes(struct work_struct *work)
+{
+	struct noise_device *nd = container_of(work, struct noise_device, hs_work);
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&nd->hs_queue))) {
+		mutex_lock(&nd->hs_lock);
+		noise_hs_process(nd, skb);
+		mutex_unlock(&nd->hs_lock);
+		kfree_skb(skb);
+		cond_resched();
+	}
+}

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise tunnel: one UDP socket per address family on the listen port
+ * (udp_tunnel, encap_rcv = noise_receive()), and sending to a peer's
+ * endpoint with a per-peer route cache.
+ */
+
+#include <linux/inetdevice.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/dst_cache.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+#include "device.h"
+#include "peer.h"
+#include "socket.h"
+#include "tunnel.h"
+
+static int noise_send4(struct noise_device *nd, struct sk_buff *skb,
+		       struct noise_endpoint *ep, struct dst_cache *cache)
+{
+	struct flowi4 fl = {
+		.saddr = ep->src4.s_addr,
+		.daddr = ep->addr4.sin_addr.s_addr,
+		.fl4_dport = ep->addr4.sin_port,
+		.flowi4_mark = nd->fwmark,
+		.flowi4_proto = IPPROTO_UDP,
+	};
+	struct rtable *rt = NULL;
+	struct sock *sk;
+	int ret = 0;
+
+	rcu_read_lock_bh();
+	sk = rcu_dereference_bh(nd->sock4);
+	if (unlikely(!sk)) {
+		ret = -ENONET;
+		goto err;
+	}
+	fl.fl4_sport = inet_sk(sk)->inet_sport;
+	if (cache)
+		rt = dst_cache_get_ip4(cache, &fl.saddr);
+	if (!rt) {
+		if (fl.saddr && !inet_confirm_addr(sock_net(sk), NULL, 0,
+						   fl.saddr, RT_SCOPE_HOST)) {
+			ep->src4.s_addr = 0;
+			fl.saddr = 0;
+		}
+		rt = ip_route_output_flow(sock_net(sk), &fl, sk);
+		if (IS_ERR(rt)) {
+			ret = PTR_ERR(rt);
+			goto err;
+		}
+		if (cache)
+			dst_cache_set_ip4(cache, &rt->dst, fl.saddr);
+	}
+	skb->ignore_df = 1;
+	udp_tunnel_xmit_skb(rt, sk, skb, fl.saddr, fl.daddr, 0,
+			    ip4_dst_hoplimit(&rt->dst), 0, fl.fl4_sport,
+			    fl.fl4_dport, false, false);
+	rcu_read_unlock_bh();
+	return 0;
+err:
+	rcu_read_unlock_bh();
+	kfree_skb(skb);
+	return ret;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
+		       struct noise_endpoint *ep, struct dst_cache *cache)
+{
+	struct flowi6 fl = {
+		.saddr = ep->src6,
+		.daddr = ep->addr6.sin6_addr,
+		.fl6_dport = ep->addr6.sin6_port,
+		.flowi6_mark = nd->fwmark,
+		.flowi6_oif = ep->addr6.sin6_scope_id,
+		.flowi6_proto = IPPROTO_UDP,
+	};
+	struct dst_entry *dst = NULL;
+	struct sock *sk;
+	int ret = 0;
+
+	rcu_read_lock_bh();
+	sk = rcu_dereference_bh(nd->sock6);
+	if (unlikely(!sk)) {
+		ret = -ENONET;
+		goto err;
+	}
+	fl.fl6_sport = inet_sk(sk)->inet_sport;
+	if (cache)
+		dst = dst_cache_get_ip6(cache, &fl.saddr);
+	if (!dst) {
+		if (!ipv6_addr_any(&fl.saddr) &&
+		    !ipv6_chk_addr(sock_net(sk), &fl.saddr, NULL, 0)) {
+			ep->src6 = in6addr_any;
+			fl.saddr = in6addr_any;
+		}
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl, NULL);
+		if (IS_ERR(dst)) {
+			ret = PTR_ERR(dst);
+			goto err;
+		}
+		if (cache)
+			dst_cache_set_ip6(cache, dst, &fl.saddr);
+	}
+	skb->ignore_df = 1;
+	udp_tunnel6_xmit_skb(dst, sk, skb, skb->dev, &fl.saddr, &fl.daddr, 0,
+			     ip6_dst_hoplimit(dst), 0, fl.fl6_sport,
+			     fl.fl6_dport, false);
+	rcu_read_unlock_bh();
+	return 0;
+err:
+	rcu_read_unlock_bh();
+	kfree_skb(skb);
+	return ret;
+}
+#else
+static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
+		       struct noise_endpoint *ep, struct dst_cache *cache)
+{
+	kfree_skb(skb);
+	return -EAFNOSUPPORT;
+}
+#endif
+
+static int noise_send_ep(struct noise_device *nd, struct sk_buff *skb,
+			 struct noise_endpoint *ep, struct dst_cache *cache)
+{
+	skb_mark_not_on_list(skb);
+	skb->dev = nd->dev;
+	skb->mark = nd->fwmark;
+	if (ep->addr.sa_family == AF_INET)
+		return noise_send4(nd, skb, ep, cache);
+	if (ep->addr.sa_family == AF_INET6)
+		return noise_send6(nd, skb, ep, cache);
+	kfree_skb(skb);
+	return -EDESTADDRREQ;
+}
+
+/**
+ * noise_socket_send_skb() - send an encrypted or handshake skb to a peer.
+ * @peer: the peer; its endpoint is read under endpoint_lock.
+ * @skb: the message (consumed).
+ *
+ * Context: any (softirq, process).
+ * Return: 0 or -errno (the skb is freed either way).
+ */
+int noise_socket_send_skb(struct noise_peer *peer, struct sk_buff *skb)
+{
+	int ret;
+
+	read_lock_bh(&peer->endpoint_lock);
+	ret = noise_send_ep(peer->nd, skb, &peer->endpoint, &peer->endpoint_cache);
+	read_unlock_bh(&peer->endpoint_lock);
+	return ret;
+}
+
+static struct sk_buff *noise_buffer_skb(const void *buf, size_t len)
+{
+	struct sk_buff *skb = alloc_skb(len + NOISE_SKB_HEADROOM, GFP_ATOMIC);
+
+	if (unlikely(!skb))
+		return NULL;
+	skb_reserve(skb, NOISE_SKB_HEADROOM);
+	skb_set_inner_network_header(skb, 0);
+	skb_put_data(skb, buf, len);
+	return skb;
+}
+
+int noise_socket_send_buffer(struct noise_peer *peer, const void *buf,
+			     size_t len)
+{
+	struct sk_buff *skb = noise_buffer_skb(buf, len);
+
+	if (unlikely(!skb))
+		return -ENOMEM;
+	return noise_socket_send_skb(peer, skb);
+}
+
+/* A reply to where a message came from (a responder that has no peer yet). */
+int noise_socket_send_buffer_to(struct noise_device *nd,
+				const struct noise_endpoint *ep,
+				const void *buf, size_t len)
+{
+	struct noise_endpoint copy = *ep;
+	struct sk_buff *skb = noise_buffer_skb(buf, len);
+
+	if (unlikely(!skb))
+		return -ENOMEM;
+	return noise_send_ep(nd, skb, &copy, NULL);
+}
+
+/* The outer source (and our destination address) of a received message. */
+int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb)
+{
+	memset(ep, 0, sizeof(*ep));
+	if (skb->protocol == htons(ETH_P_IP)) {
+		ep->addr4.sin_family = AF_INET;
+		ep->addr4.sin_port = udp_hdr(skb)->source;
+		ep->addr4.sin_addr.s_addr = ip_hdr(skb)->saddr;
+		ep->src4.s_addr = ip_hdr(skb)->daddr;
+		ep->src_if4 = skb->skb_iif;
+		return 0;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		ep->addr6.sin6_family = AF_INET6;
+		ep->addr6.sin6_port = udp_hdr(skb)->source;
+		ep->addr6.sin6_addr = ipv6_hdr(skb)->saddr;
+		ep->addr6.sin6_scope_id = ipv6_iface_scope_id(&ipv6_hdr(skb)->saddr,
+							      skb->skb_iif);
+		ep->src6 = ipv6_hdr(skb)->daddr;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+bool noise_endpoint_eq(const struct noise_endpoint *a,
+		       const struct noise_endpoint *b)
+{
+	if (a->addr.sa_family != b->addr.sa_family)
+		return false;
+	if (a->addr.sa_family == AF_INET)
+		return a->addr4.sin_port == b->addr4.sin_port &&
+		       a->addr4.sin_addr.s_addr == b->addr4.sin_addr.s_addr &&
+		       a->src4.s_addr == b->src4.s_addr;
+	if (a->addr.sa_family == AF_INET6)
+		return a->addr6.sin6_port == b->addr6.sin6_port &&
+		       ipv6_addr_equal(&a->addr6.sin6_addr, &b->addr6.sin6_addr) &&
+		       a->addr6.sin6_scope_id == b->addr6.sin6_scope_id &&
+		       ipv6_addr_equal(&a->src6, &b->src6);
+	return true;
+}
+
+/*
+ * Roaming: the endpoint follows every authenticated message. The notify
+ * hook runs later, from the peer's handshake work (process context).
+ * Context: any.
+ */
+void noise_peer_update_endpoint(struct noise_peer *peer,
+				const struct noise_endpoint *ep)
+{
+	read_lock_bh(&peer->endpoint_lock);
+	if (likely(noise_endpoint_eq(&peer->endpoint, ep))) {
+		read_unlock_bh(&peer->endpoint_lock);
+		return;
+	}
+	read_unlock_bh(&peer->endpoint_lock);
+	write_lock_bh(&peer->endpoint_lock);
+	peer->endpoint = *ep;
+	dst_cache_reset(&peer->endpoint_cache);
+	write_unlock_bh(&peer->endpoint_lock);
+	set_bit(NOISE_PEER_ENDPOINT_CHANGED, &peer->flags);
+	noise_peer_queue_hs_work(peer);
+}
+
+static void noise_sock_free(struct sock *sk)
+{
+	if (!sk)
+		return;
+	sk_clear_memalloc(sk);
+	udp_tunnel_sock_release(sk->sk_socket);
+}
+
+static int noise_sock_create(struct noise_device *nd, int family, u16 port,
+			     struct sock **out)
+{
+	struct udp_tunnel_sock_cfg cfg = {
+		.sk_user_data = nd,
+		.encap_type = 1,
+		.encap_rcv = noise_receive,
+	};
+	struct udp_port_cfg pc = {
+		.family = family,
+		.local_udp_port = htons(port),
+	};
+	struct socket *sock;
+	int err;
+
+	if (family == AF_INET) {
+		pc.local_ip.s_addr = htonl(INADDR_ANY);
+	} else {
+		pc.local_ip6 = in6addr_any;
+		pc.ipv6_v6only = true;
+	}
+	err = udp_sock_create(nd->net, &pc, &sock);
+	if (err)
+		return err;
+	sock->sk->sk_mark = nd->fwmark;
+	sk_set_memalloc(sock->sk);
+	setup_udp_tunnel_sock(nd->net, sock, &cfg);
+	*out = sock->sk;
+	return 0;
+}
+
+/**
+ * noise_socket_open() - bind both families on @port and swap them in.
+ * @nd: the device (conf_lock held).
+ * @port: the port; 0 for any free port (then IPv6 binds the same one).
+ *
+ * On failure the old sockets stay as they were.
+ * Context: process, conf_lock held.
+ * Return: 0 or -errno.
+ */
+int noise_socket_open(struct noise_device *nd, u16 port)
+{
+	struct sock *new4 = NULL, *new6 = NULL, *old4, *old6;
+	u16 req = port;
+	int err, tries = 0;
+
+retry:
+	port = req;
+	err = noise_sock_create(nd, AF_INET, port, &new4);
+	if (err)
+		return err;
+	port = ntohs(inet_sk(new4)->inet_sport);
+	if (IS_ENABLED(CONFIG_IPV6) && ipv6_mod_enabled()) {
+		err = noise_sock_create(nd, AF_INET6, port, &new6);
+		if (err) {
+			noise_sock_free(new4);
+			new4 = NULL;
+			if (err == -EADDRINUSE && !req &&
+			    tries++ < 100)
+				goto retry;
+			return err;
+		}
+	}
+	old4 = rcu_dereference_protected(nd->sock4, lockdep_is_held(&nd->conf_lock));
+	old6 = rcu_dereference_protected(nd->sock6, lockdep_is_held(&nd->conf_lock));
+	rcu_assign_pointer(nd->sock4, new4);
+	rcu_assign_pointer(nd->sock6, new6);
+	nd->listen_port = port;
+	synchronize_net();
+	noise_sock_free(old4);
+	noise_sock_free(old6);
+	return 0;
+}
+
+/* Context: process, conf_lock held. */
+void noise_socket_close(struct noise_device *nd)
+{
+	struct sock *old4, *old6;
+
+	old4 = rcu_dereference_protected(nd->sock4, lockdep_is_held(&nd->conf_lock));
+	old6 = rcu_dereference_protected(nd->sock6, lockdep_is_held(&nd->conf_lock));
+	RCU_INIT_POINTER(nd->sock4, NULL);
+	RCU_INIT_POINTER(nd->sock6, NULL);
+	synchronize_net();
+	noise_sock_free(old4);
+	noise_sock_free(old6);
+}

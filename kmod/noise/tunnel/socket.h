@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* noise tunnel: the UDP sockets of a device (socket.c). */
+#ifndef _NOISE_TUNNEL_SOCKET_H
+#define _NOISE_TUNNEL_SOCKET_H
+
+#include <linux/skbuff.h>
+
+struct noise_device;
+struct noise_peer;
+struct noise_endpoint;
+
+/* Room in front of an skb for the outer headers we add. */
+#define NOISE_SKB_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr) + 16 + NET_SKB_PAD)
+
+int noise_socket_open(struct noise_device *nd, u16 port);
+void noise_socket_close(struct noise_device *nd);
+int noise_socket_send_skb(struct noise_peer *peer, struct sk_buff *skb);
+int noise_socket_send_buffer(struct noise_peer *peer, const void *buf,
+			     size_t len);
+int noise_socket_send_buffer_to(struct noise_device *nd,
+				const struct noise_endpoint *ep,
+				const void *buf, size_t len);
+int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb);
+bool noise_endpoint_eq(const struct noise_endpoint *a,
+		       const struct noise_endpoint *b);
+void noise_peer_update_endpoint(struct noise_peer *peer,
+				const struct noise_endpoint *ep);
+
+#endif /* _NOISE_TUNNEL_SOCKET_H */

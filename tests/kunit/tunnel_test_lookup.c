@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: peers found by static key and by message-1 hint, and the index
+ * table (receiver index -> keypair or handshake), on a real device.
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include "tunnel/device.h"
+#include "tunnel/peer.h"
+#include "tunnel/tunnel.h"
+#include "tunnel_test.h"
+
+#define TL_PEERS	64
+
+struct tl_ctx {
+	struct noise_device *nd;
+	u8 priv[TL_PEERS][NOISE_MAX_DHLEN], pub[TL_PEERS][NOISE_MAX_DHLEN];
+	struct noise_peer *peer[TL_PEERS];
+	u8 dev_pub[NOISE_MAX_DHLEN];
+};
+
+static int tl_init(struct kunit *test)
+{
+	struct tl_ctx *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	u8 priv[NOISE_MAX_DHLEN];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	test->priv = c;
+	c->nd = noise_device_create_test("noisetest%d");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c->nd));
+	KUNIT_ASSERT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, c->dev_pub), 0);
+	mutex_lock(&c->nd->conf_lock);
+	KUNIT_EXPECT_EQ(test, noise_device_set_private_key(c->nd, priv), 0);
+	for (i = 0; i < TL_PEERS; i++) {
+		KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, c->priv[i], c->pub[i]), 0);
+		c->peer[i] = noise_peer_create(c->nd, c->pub[i]);
+		KUNIT_EXPECT_FALSE(test, IS_ERR(c->peer[i]));
+	}
+	mutex_unlock(&c->nd->conf_lock);
+	memzero_explicit(priv, sizeof(priv));
+	return 0;
+}
+
+static void tl_exit(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+
+	if (!c)
+		return;
+	if (!IS_ERR_OR_NULL(c->nd))
+		noise_device_destroy_test(c->nd);
+	kfree_sensitive(c);
+}
+
+static void tl_by_key(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	u8 other[NOISE_MAX_DHLEN], priv[NOISE_MAX_DHLEN];
+	int i;
+
+	mutex_lock(&c->nd->conf_lock);
+	for (i = 0; i < TL_PEERS; i++)
+		KUNIT_EXPECT_PTR_EQ(test, noise_peer_lookup(c->nd, c->pub[i]), c->peer[i]);
+	KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, other), 0);
+	KUNIT_EXPECT_NULL(test, noise_peer_lookup(c->nd, other));
+	/* one bit off */
+	memcpy(other, c->pub[3], 32);
+	other[31] ^= 0x40;
+	KUNIT_EXPECT_NULL(test, noise_peer_lookup(c->nd, other));
+	/* duplicates and our own key are refused */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(noise_peer_create(c->nd, c->pub[5])), -EEXIST);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(noise_peer_create(c->nd, c->dev_pub)), -EINVAL);
+	/* removed: gone */
+	noise_peer_remove(c->peer[7]);
+	KUNIT_EXPECT_NULL(test, noise_peer_lookup(c->nd, c->pub[7]));
+	KUNIT_EXPECT_PTR_EQ(test, noise_peer_lookup(c->nd, c->pub[8]), c->peer[8]);
+	mutex_unlock(&c->nd->conf_lock);
+}
+
+/* The hint an initiator with private key @priv would send to our device. */
+static void tl_hint(struct tl_ctx *c, const u8 *priv, u8 *salt, u8 *hint)
+{
+	u8 ss[NOISE_MAX_DHLEN], key[NOISE_KEY_LEN];
+
+	get_random_bytes(salt, NOISE_HINT_SALT_LEN);
+	WARN_ON(noise_dh_shared(NOISE_DH_25519, ss, priv, c->dev_pub));
+	noise_hint_key(key, ss, 32);
+	noise_hint_compute(hint, key, salt);
+	memzero_explicit(ss, sizeof(ss));
+	memzero_explicit(key, sizeof(key));
+}
+
+static void tl_by_hint(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	u8 salt[NOISE_HINT_SALT_LEN], hint[NOISE_HINT_LEN], priv[NOISE_MAX_DHLEN];
+	u8 pub[NOISE_MAX_DHLEN];
+	int i;
+
+	mutex_lock(&c->nd->hs_lock);
+	for (i = 0; i < TL_PEERS; i++) {
+		tl_hint(c, c->priv[i], salt, hint);
+		KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, salt, hint), c->peer[i]);
+		salt[0] ^= 1;	/* the salt is bound */
+		KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, salt, hint));
+	}
+	/* a stranger's hint names nobody */
+	KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, pub), 0);
+	tl_hint(c, priv, salt, hint);
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, salt, hint));
+	mutex_unlock(&c->nd->hs_lock);
+}
+
+static void tl_index(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	struct noise_index *e = kunit_kcalloc(test, 1000, sizeof(*e), GFP_KERNEL);
+	struct noise_index repl = { .type = NOISE_INDEX_KEYPAIR };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (i = 0; i < 1000; i++) {
+		e[i].type = i & 1 ? NOISE_INDEX_KEYPAIR : NOISE_INDEX_HANDSHAKE;
+		e[i].peer = c->peer[i % TL_PEERS];
+		noise_index_insert(&c->nd->index, &e[i]);
+		KUNIT_EXPECT_NE(test, (__force u32)e[i].index, 0U);
+	}
+	rcu_read_lock_bh();
+	for (i = 0; i < 1000; i++) {
+		KUNIT_EXPECT_PTR_EQ(test, noise_index_lookup(&c->nd->index, e[i].index,
+							     e[i].type), &e[i]);
+		/* the type is part of the key */
+		KUNIT_EXPECT_NULL(test, noise_index_lookup(&c->nd->index, e[i].index,
+							   !e[i].type));
+	}
+	rcu_read_unlock_bh();
+	/* a handshake's index passes to its keypair */
+	noise_index_replace(&c->nd->index, &e[0], &repl);
+	KUNIT_EXPECT_EQ(test, (__force u32)repl.index, (__force u32)e[0].index);
+	rcu_read_lock_bh();
+	KUNIT_EXPECT_NULL(test, noise_index_lookup(&c->nd->index, repl.index,
+						   NOISE_INDEX_HANDSHAKE));
+	KUNIT_EXPECT_PTR_EQ(test, noise_index_lookup(&c->nd->index, repl.index,
+						     NOISE_INDEX_KEYPAIR), &repl);
+	rcu_read_unlock_bh();
+	noise_index_remove(&c->nd->index, &repl);
+	noise_index_remove(&c->nd->index, &e[0]);	/* already out: harmless */
+	for (i = 1; i < 1000; i++)
+		noise_index_remove(&c->nd->index, &e[i]);
+	rcu_read_lock_bh();
+	for (i = 0; i < 1000; i++)
+		KUNIT_EXPECT_NULL(test, noise_index_lookup(&c->nd->index, e[i].index,
+							   e[i].type));
+	rcu_read_unlock_bh();
+	synchronize_rcu();
+}
+
+static struct kunit_case tl_cases[] = {
+	KUNIT_CASE(tl_by_key),
+	KUNIT_CASE(tl_by_hint),
+	KUNIT_CASE(tl_index),
+	{}
+};
+
+struct kunit_suite tt_lookup_suite = {
+	.name = "noise_tunnel_lookup",
+	.init = tl_init,
+	.exit = tl_exit,
+	.test_cases = tl_cases,
+};
