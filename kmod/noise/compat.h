@@ -107,7 +107,7 @@ static inline void noise_netdev_set_lltx(struct net_device *dev)
 #endif
 
 /* get_unaligned_be32() and friends: <linux/unaligned.h> since 6.12. */
-#if __has_include(<linux/unaligned.h>)
+#if NOISE_KERNEL_AT_LEAST(6, 12)
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>

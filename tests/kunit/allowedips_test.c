@@ -11,10 +11,12 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/string.h>
@@ -35,7 +37,7 @@ struct fake_peer {
 #define P(fp) ((struct noise_peer *)(fp))
 
 struct aip_env {
-	struct mutex lock;
+	struct mutex lock;	/* the table's update mutex */
 	struct noise_allowedips t;
 	struct fake_peer peers[64];
 };
@@ -162,7 +164,8 @@ static void aip_test_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, look(e, AF_INET, "0.0.0.1"), 1);
 
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "::", 0, 4), 0);
-	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 128, 5), 0);
+	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 128, 5),
+			0);
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "2001:db8::1", 128, 6), 0);
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "2001:db8::", 64, 7), 0);
 	KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, "2001:db8::8000:0:0:0", 65, 8), 0);
@@ -596,9 +599,10 @@ static void aip_test_random(struct kunit *test)
 				continue;
 			x->peer = prandom_u32_state(&rs) % ARRAY_SIZE(e->peers);
 			mutex_lock(&e->lock);
+			peer = x->peer;
 			KUNIT_EXPECT_EQ(test, noise_allowedips_insert(&e->t, r->family, x->addr,
-								      x->cidr, P(&e->peers[x->peer]),
-								      &e->peers[x->peer].entries,
+								      x->cidr, P(&e->peers[peer]),
+								      &e->peers[peer].entries,
 								      NULL), 0);
 			mutex_unlock(&e->lock);
 		}
@@ -620,6 +624,71 @@ static void aip_test_random(struct kunit *test)
 		kvfree(refs[f].e);
 }
 
+/* Lock-free readers while the trie changes under them (KASAN, lockdep). */
+struct reader_ctx {
+	struct aip_env *e;
+	atomic_t stop;
+	unsigned long lookups, bad;
+};
+
+static int reader_fn(void *data)
+{
+	struct reader_ctx *rc = data;
+	struct rnd_state rs;
+	struct noise_peer *p;
+	u8 addr[16];
+
+	prandom_seed_state(&rs, 42);
+	while (!atomic_read(&rc->stop)) {
+		prandom_bytes_state(&rs, addr, sizeof(addr));
+		addr[0] = 10;
+		rcu_read_lock_bh();
+		p = noise_allowedips_lookup(&rc->e->t, rc->lookups & 1 ? AF_INET6 : AF_INET, addr);
+		if (p && (p < P(&rc->e->peers[0]) ||
+			  p > P(&rc->e->peers[ARRAY_SIZE(rc->e->peers) - 1])))
+			rc->bad++;
+		rcu_read_unlock_bh();
+		rc->lookups++;
+		cond_resched();
+	}
+	return 0;
+}
+
+static void aip_test_concurrent(struct kunit *test)
+{
+	struct reader_ctx rc = { .e = env_new(test) };
+	struct task_struct *t;
+	struct rnd_state rs;
+	u8 addr[16];
+	int i, peer;
+
+	prandom_seed_state(&rs, 7);
+	t = kthread_run(reader_fn, &rc, "aip-reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	for (i = 0; i < 3000; i++) {
+		prandom_bytes_state(&rs, addr, sizeof(addr));
+		addr[0] = 10;
+		peer = prandom_u32_state(&rs) % ARRAY_SIZE(rc.e->peers);
+		mutex_lock(&rc.e->lock);
+		noise_allowedips_insert(&rc.e->t, i & 1 ? AF_INET6 : AF_INET, addr,
+					prandom_u32_state(&rs) % 33, P(&rc.e->peers[peer]),
+					&rc.e->peers[peer].entries, NULL);
+		peer = prandom_u32_state(&rs) % ARRAY_SIZE(rc.e->peers);
+		if (i % 7 == 0)
+			noise_allowedips_remove_peer(&rc.e->t, &rc.e->peers[peer].entries);
+		mutex_unlock(&rc.e->lock);
+		if (i % 64 == 0)
+			cond_resched();
+	}
+	env_free(rc.e);
+	atomic_set(&rc.stop, 1);
+	kthread_stop(t);
+	put_task_struct(t);
+	KUNIT_EXPECT_EQ(test, rc.bad, 0UL);
+	kunit_info(test, "%lu lookups during 3000 changes\n", rc.lookups);
+}
+
 static struct kunit_case aip_cases[] = {
 	KUNIT_CASE(aip_test_v4_basic),
 	KUNIT_CASE(aip_test_edges),
@@ -627,6 +696,7 @@ static struct kunit_case aip_cases[] = {
 	KUNIT_CASE(aip_test_pool),
 	KUNIT_CASE(aip_test_walk),
 	KUNIT_CASE(aip_test_random),
+	KUNIT_CASE(aip_test_concurrent),
 	{}
 };
 
@@ -634,6 +704,7 @@ static struct kunit_suite aip_suite = {
 	.name = "noise_allowedips",
 	.test_cases = aip_cases,
 };
+
 kunit_test_suites(&aip_suite);
 
 MODULE_LICENSE("GPL");

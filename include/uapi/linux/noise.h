@@ -31,6 +31,17 @@
  * All integers are in host byte order except NOISE_A_PEER_ENDPOINT, a
  * struct sockaddr_in or sockaddr_in6 (network byte order inside, as from
  * the socket API), and NOISE_A_ALLOWEDIP_ADDR (network byte order).
+ * 64-bit attributes are sent without padding (the *_PAD attributes are
+ * reserved and never sent): read them with a copy (nla_get_u64() does).
+ * Requests are parsed strictly: unknown attributes, nests without
+ * NLA_F_NESTED, trailing bytes and a second copy of a non-repeated
+ * attribute are refused.
+ *
+ * NOISE_A_PEER_PSK_ID = BLAKE2s(outlen 16, key k, n || psk[0] || ... ||
+ * psk[n-1]) with k = BLAKE2s-256("noise psk id" || the peer's public key)
+ * (the 12 ASCII bytes, no NUL), n (one byte) the number of psk tokens and
+ * psk[i] the key used for token i (one key given for all tokens counts
+ * once per token). Absent when the peer has no PSKs.
  */
 #ifndef _UAPI_LINUX_NOISE_H
 #define _UAPI_LINUX_NOISE_H
@@ -59,6 +70,7 @@ enum noise_cmd {
 	NOISE_CMD_ENDPOINT_NTF,
 	__NOISE_CMD_MAX
 };
+
 #define NOISE_CMD_MAX (__NOISE_CMD_MAX - 1)
 
 /* NOISE_A_DEVICE_FLAGS */
@@ -70,22 +82,23 @@ enum noise_device_flag {
 
 enum noise_device_attr {
 	NOISE_A_DEVICE_UNSPEC,
-	NOISE_A_DEVICE_PAD,		/* alignment of 64-bit attributes */
+	NOISE_A_DEVICE_PAD,		/* reserved; never sent (u64 unpadded) */
 	NOISE_A_DEVICE_IFINDEX,		/* u32 */
 	NOISE_A_DEVICE_IFNAME,		/* string, < IFNAMSIZ */
 	NOISE_A_DEVICE_PROTOCOL,	/* string: a Noise protocol name */
-	NOISE_A_DEVICE_PRIVATE_KEY,	/* binary, DHLEN; write-only; all
-					 * zeros removes the key */
+	/* binary, DHLEN; write-only; all zeros removes the key */
+	NOISE_A_DEVICE_PRIVATE_KEY,
 	NOISE_A_DEVICE_PUBLIC_KEY,	/* binary, DHLEN; read-only */
 	NOISE_A_DEVICE_LISTEN_PORT,	/* u16; 0: any free port */
 	NOISE_A_DEVICE_FWMARK,		/* u32; 0: none */
 	NOISE_A_DEVICE_FLAGS,		/* u32, enum noise_device_flag */
-	NOISE_A_DEVICE_STATS,		/* nest, enum noise_stats_attr;
-					 * read-only */
-	NOISE_A_DEVICE_PEER,		/* nest, enum noise_peer_attr;
-					 * repeated, one per peer */
+	/* nest, enum noise_stats_attr; read-only */
+	NOISE_A_DEVICE_STATS,
+	/* nest, enum noise_peer_attr; repeated, one per peer */
+	NOISE_A_DEVICE_PEER,
 	__NOISE_A_DEVICE_MAX
 };
+
 #define NOISE_A_DEVICE_MAX (__NOISE_A_DEVICE_MAX - 1)
 
 /* NOISE_A_PEER_FLAGS */
@@ -108,22 +121,27 @@ enum noise_peer_attr {
 	NOISE_A_PEER_UNSPEC,
 	NOISE_A_PEER_PAD,
 	NOISE_A_PEER_PUBLIC_KEY,	/* binary, DHLEN: the peer's identity */
-	NOISE_A_PEER_PRESHARED_KEY,	/* binary, 32; write-only; repeated:
-					 * one key for every psk token, or
-					 * one per token in order */
-	NOISE_A_PEER_PSK_ID,		/* binary, 16: a keyed fingerprint of
-					 * the preshared keys; read-only
-					 * (lets syncconf compare) */
+	/*
+	 * binary, 32; write-only; repeated: one key for every psk token, or
+	 * one per token in order
+	 */
+	NOISE_A_PEER_PRESHARED_KEY,
+	/*
+	 * binary, 16: a keyed fingerprint of the preshared keys; read-only
+	 * (lets syncconf compare)
+	 */
+	NOISE_A_PEER_PSK_ID,
 	NOISE_A_PEER_FLAGS,		/* u32, enum noise_peer_flag */
 	NOISE_A_PEER_ENDPOINT,		/* binary: sockaddr_in/sockaddr_in6 */
 	NOISE_A_PEER_PERSISTENT_KEEPALIVE, /* u16 seconds; 0: off */
-	NOISE_A_PEER_LAST_HANDSHAKE_TIME, /* u64 ns since the epoch
-					 * (CLOCK_REALTIME); 0: never */
+	/* u64 ns since the epoch (CLOCK_REALTIME); 0: never */
+	NOISE_A_PEER_LAST_HANDSHAKE_TIME,
 	NOISE_A_PEER_STATS,		/* nest, enum noise_stats_attr */
-	NOISE_A_PEER_ALLOWEDIP,		/* nest, enum noise_allowedip_attr;
-					 * repeated */
+	/* nest, enum noise_allowedip_attr; repeated */
+	NOISE_A_PEER_ALLOWEDIP,
 	__NOISE_A_PEER_MAX
 };
+
 #define NOISE_A_PEER_MAX (__NOISE_A_PEER_MAX - 1)
 
 enum noise_allowedip_attr {
@@ -133,6 +151,7 @@ enum noise_allowedip_attr {
 	NOISE_A_ALLOWEDIP_CIDR_MASK,	/* u8: prefix length */
 	__NOISE_A_ALLOWEDIP_MAX
 };
+
 #define NOISE_A_ALLOWEDIP_MAX (__NOISE_A_ALLOWEDIP_MAX - 1)
 
 /* Counters (u64), per device and per peer; all read-only. */
@@ -152,15 +171,18 @@ enum noise_stats_attr {
 	NOISE_A_STATS_DROP_REPLAY,	/* counter seen or outside window */
 	NOISE_A_STATS_DROP_SOURCE,	/* inner source not in allowed IPs */
 	NOISE_A_STATS_DROP_NO_PEER,	/* no peer for the destination */
-	NOISE_A_STATS_DROP_HANDSHAKE,	/* handshake message refused (bad
-					 * MAC, failed read, unknown key,
-					 * other protocol) */
-	NOISE_A_STATS_DROP_NO_KEY,	/* no usable session, queue full or
-					 * key expired */
-	NOISE_A_STATS_DROP_INNER,	/* decrypted packet is not IP, or
-					 * its length is wrong */
+	/*
+	 * handshake message refused (bad MAC, failed read, unknown key,
+	 * other protocol)
+	 */
+	NOISE_A_STATS_DROP_HANDSHAKE,
+	/* no usable session, queue full or key expired */
+	NOISE_A_STATS_DROP_NO_KEY,
+	/* decrypted packet is not IP, or its length is wrong */
+	NOISE_A_STATS_DROP_INNER,
 	__NOISE_A_STATS_MAX
 };
+
 #define NOISE_A_STATS_MAX (__NOISE_A_STATS_MAX - 1)
 
 #endif /* _UAPI_LINUX_NOISE_H */

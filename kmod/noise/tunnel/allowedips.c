@@ -100,12 +100,12 @@ static inline unsigned int aip_common(const u64 a[2], const u64 b[2],
 	u64 x = a[0] ^ b[0];
 	unsigned int n;
 
-	if (x)
+	if (x) {
 		n = 64 - fls64(x);
-	else if ((x = a[1] ^ b[1]))
-		n = 128 - fls64(x);
-	else
-		n = 128;
+	} else {
+		x = a[1] ^ b[1];
+		n = x ? 128 - fls64(x) : 128;
+	}
 	return min(n, limit);
 }
 

@@ -26,7 +26,7 @@ struct noise_aip_node;
 struct noise_allowedips {
 	struct noise_aip_node __rcu *root4;
 	struct noise_aip_node __rcu *root6;
-	struct mutex *lock;
+	struct mutex *lock;	/* writers and walkers hold it */
 	/* Bumped by every change; a dump compares it between messages. */
 	u32 seq;
 	/* Entries (prefixes with a peer) in both families. */
