@@ -3,6 +3,7 @@
  * X25519 and X448 through OpenSSL's EVP_PKEY raw-key interface; private
  * keys come straight from getrandom().
  */
+#include <errno.h>
 #include <string.h>
 #include <sys/random.h>
 #include <openssl/evp.h>
@@ -35,18 +36,25 @@ const struct dh_func *dh_by_b64_len(size_t chars)
 	return NULL;
 }
 
-bool dh_generate(const struct dh_func *dh, u8 *priv)
+bool random_bytes(u8 *out, size_t len)
 {
 	size_t got = 0;
 
-	while (got < dh->len) {
-		ssize_t r = getrandom(priv + got, dh->len - got, 0);
+	while (got < len) {
+		ssize_t r = getrandom(out + got, len - got, 0);
 
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r < 0)
 			return false;
 		got += r;
 	}
 	return true;
+}
+
+bool dh_generate(const struct dh_func *dh, u8 *priv)
+{
+	return random_bytes(priv, dh->len);
 }
 
 bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv)
@@ -61,4 +69,57 @@ bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv)
 	ok = EVP_PKEY_get_raw_public_key(key, pub, &len) == 1 && len == dh->len;
 	EVP_PKEY_free(key);
 	return ok;
+}
+
+const struct dh_func *dh_by_len(size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dh_funcs); i++)
+		if (dh_funcs[i].len == len)
+			return &dh_funcs[i];
+	return NULL;
+}
+
+/* Copy the n-th '_'-separated field of protocol into out. */
+static bool protocol_field(const char *protocol, int n, char *out, size_t len)
+{
+	const char *p = protocol, *end;
+
+	while (n--) {
+		p = strchr(p, '_');
+		if (!p)
+			return false;
+		p++;
+	}
+	end = strchr(p, '_');
+	if (!end)
+		end = p + strlen(p);
+	if ((size_t)(end - p) >= len)
+		return false;
+	memcpy(out, p, end - p);
+	out[end - p] = '\0';
+	return true;
+}
+
+const struct dh_func *dh_by_protocol(const char *protocol)
+{
+	char field[16];
+
+	if (!protocol_field(protocol, 2, field, sizeof(field)))
+		return NULL;
+	return dh_by_name(field);
+}
+
+int protocol_psk_tokens(const char *protocol)
+{
+	char pattern[64];
+	const char *p;
+	int n = 0;
+
+	if (!protocol_field(protocol, 1, pattern, sizeof(pattern)))
+		return 0;
+	for (p = pattern; (p = strstr(p, "psk")); p += 3)
+		n++;
+	return n;
 }

@@ -17,7 +17,16 @@ struct dh_func {
 
 const struct dh_func *dh_by_name(const char *name);
 const struct dh_func *dh_by_b64_len(size_t chars);
+bool random_bytes(u8 *out, size_t len);
 bool dh_generate(const struct dh_func *dh, u8 *priv);
 bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv);
+const struct dh_func *dh_by_len(size_t len);
+
+/*
+ * From a protocol name Noise_<pattern>_<dh>_<cipher>_<hash>: its DH (NULL
+ * if unknown) and its number of psk tokens.
+ */
+const struct dh_func *dh_by_protocol(const char *protocol);
+int protocol_psk_tokens(const char *protocol);
 
 #endif

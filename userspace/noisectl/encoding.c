@@ -64,12 +64,17 @@ void key_to_base64(char *out, const u8 *key, size_t len)
  */
 bool key_from_base64(u8 *key, size_t len, const char *in)
 {
+	if (strlen(in) != B64_LEN(len))
+		return false;
+	return key_from_base64_ct(key, len, in);
+}
+
+bool key_from_base64_ct(u8 *key, size_t len, const char *in)
+{
 	size_t i, o = 0, pad = (3 - len % 3) % 3;
 	size_t chars = B64_LEN(len);
 	int bad = 0;
 
-	if (strlen(in) != chars)
-		return false;
 	for (i = 0; i < chars; i += 4) {
 		int v[4], k;
 		u32 w;

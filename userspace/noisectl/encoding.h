@@ -15,5 +15,10 @@
 
 void key_to_base64(char *out, const u8 *key, size_t len);
 bool key_from_base64(u8 *key, size_t len, const char *in);
+/*
+ * The constant-time part: in holds exactly B64_LEN(len) characters (the
+ * length is public); what it returns (valid or not) is public too.
+ */
+bool key_from_base64_ct(u8 *key, size_t len, const char *in);
 
 #endif

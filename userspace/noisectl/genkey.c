@@ -1,36 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noisectl genkey [25519|448]: print a new private key in base64.
+ * noisectl genkey [--dh 25519|448]: print a new private key in base64.
+ * noisectl genpsk: print a new 32-byte preshared key in base64.
  */
 #include <stdio.h>
 #include <string.h>
+#include <linux/noise.h>
 
 #include "dh.h"
 #include "encoding.h"
 #include "subcommands.h"
 
-int genkey_main(int argc, char *argv[])
+/* "--dh X", "--dh=X" or a bare "X" (the older form): the DH, or NULL. */
+const struct dh_func *dh_arg(int argc, char *argv[], int *bad)
+{
+	const char *name = NULL;
+
+	*bad = 0;
+	if (argc == 2 && !strncmp(argv[1], "--dh=", 5))
+		name = argv[1] + 5;
+	else if (argc == 3 && !strcmp(argv[1], "--dh"))
+		name = argv[2];
+	else if (argc == 2 && argv[1][0] != '-')
+		name = argv[1];
+	else if (argc != 1)
+		*bad = 1;
+	if (*bad || !name)
+		return NULL;
+	if (!dh_by_name(name)) {
+		fprintf(stderr, "%s: unknown DH function '%s' (25519 or 448)\n",
+			prog, name);
+		*bad = 2;
+	}
+	return dh_by_name(name);
+}
+
+static int print_random_key(size_t len)
 {
 	u8 key[NOISE_MAX_KEY_LEN];
 	char b64[B64_LEN(NOISE_MAX_KEY_LEN) + 1];
-	const struct dh_func *dh;
+	int ret = 0;
 
-	if (argc > 2) {
-		fprintf(stderr, "Usage: %s %s [25519|448]\n", prog, argv[0]);
-		return 1;
-	}
-	dh = dh_by_name(argc == 2 ? argv[1] : "25519");
-	if (!dh) {
-		fprintf(stderr, "%s: unknown DH function '%s' (25519 or 448)\n", prog, argv[1]);
-		return 1;
-	}
-	if (!dh_generate(dh, key)) {
+	if (!random_bytes(key, len)) {
 		perror("getrandom");
 		return 1;
 	}
-	key_to_base64(b64, key, dh->len);
+	key_to_base64(b64, key, len);
 	explicit_bzero(key, sizeof(key));
-	puts(b64);
+	if (puts(b64) < 0 || fflush(stdout))
+		ret = 1;
 	explicit_bzero(b64, sizeof(b64));
-	return 0;
+	return ret;
+}
+
+int genkey_main(int argc, char *argv[])
+{
+	const struct dh_func *dh;
+	int bad;
+
+	dh = dh_arg(argc, argv, &bad);
+	if (bad == 1)
+		fprintf(stderr, "Usage: %s %s [--dh 25519|448]\n", prog, argv[0]);
+	if (bad)
+		return 1;
+	return print_random_key(dh ? dh->len : 32);
+}
+
+int genpsk_main(int argc, char *argv[])
+{
+	if (argc != 1) {
+		fprintf(stderr, "Usage: %s %s\n", prog, argv[0]);
+		return 1;
+	}
+	return print_random_key(NOISE_PSK_KEY_LEN);
 }

@@ -3,21 +3,57 @@
  * noisectl: configure the noise kernel module. One file per subcommand.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "subcommands.h"
 #include "util.h"
 
-const char *prog;
+const char *prog = "noisectl";
 
 static const struct {
 	const char *name;
 	int (*main)(int argc, char *argv[]);
 	const char *help;
+	const char *usage;
 } subcommands[] = {
-	{ "genkey", genkey_main, "Generate a new private key (25519 or 448), print it in base64" },
-	{ "pubkey", pubkey_main, "Read a private key from stdin and print its public key" },
+	{ "show", show_main, "Show the configuration and state of devices",
+	  "[<interface>|all|interfaces] [<field>] [--json]\n"
+	  "  <field>: public-key protocol listen-port fwmark peers preshared-keys\n"
+	  "           endpoints allowed-ips latest-handshakes transfer\n"
+	  "           persistent-keepalive drops" },
+	{ "showconf", showconf_main, "Show a device's configuration as a config file",
+	  "<interface>" },
+	{ "set", set_main, "Change a device's configuration",
+	  "<interface> [protocol <name>] [private-key <file>] [listen-port <port>]\n"
+	  "  [fwmark <mark>|off] [peer <base64 public key> [remove]\n"
+	  "  [preshared-key <file>]... [endpoint <ip>:<port>|[<ip6>]:<port>]\n"
+	  "  [persistent-keepalive <seconds>|off] [allowed-ips <ip>/<cidr>[,...]]]..." },
+	{ "setconf", setconf_main, "Replace a device's configuration with a config file",
+	  "<interface> <configuration file>" },
+	{ "addconf", addconf_main, "Add a config file to a device's configuration",
+	  "<interface> <configuration file>" },
+	{ "syncconf", syncconf_main,
+	  "Change only what differs from a config file, keeping live sessions",
+	  "<interface> <configuration file>" },
+	{ "monitor", monitor_main, "Print peer events as they happen",
+	  "[<interface>]\n"
+	  "  one line per event: <interface>\\t<event>\\t<peer public key>[\\t<detail>]\n"
+	  "  events: peer-added, peer-removed, handshake (detail: its time),\n"
+	  "          endpoint (detail: the new endpoint)" },
+	{ "genkey", genkey_main, "Generate a new private key, print it in base64",
+	  "[--dh 25519|448]" },
+	{ "genpsk", genpsk_main, "Generate a new preshared key, print it in base64",
+	  "" },
+	{ "pubkey", pubkey_main, "Read a private key from stdin, print its public key",
+	  "[--dh 25519|448] < private.key" },
 };
+
+void die_oom(void)
+{
+	fprintf(stderr, "%s: out of memory\n", prog);
+	exit(1);
+}
 
 static void show_help(FILE *f)
 {
@@ -26,32 +62,45 @@ static void show_help(FILE *f)
 	fprintf(f, "Usage: %s <cmd> [<args>]\n\n", prog);
 	fprintf(f, "Available subcommands:\n");
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
-		fprintf(f, "  %s: %s\n", subcommands[i].name, subcommands[i].help);
+		fprintf(f, "  %-9s %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "\nYou may pass '--help' to any of these subcommands to view usage.\n");
+}
+
+static bool wants_help(int argc, char *argv[])
+{
+	int i;
+
+	for (i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
 }
 
 int main(int argc, char *argv[])
 {
 	size_t i;
 
-	prog = argv[0];
 	if (argc < 2) {
 		show_help(stderr);
 		return 1;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
 		show_help(stdout);
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {
 		if (strcmp(argv[1], subcommands[i].name))
 			continue;
-		if (argc > 2 && !strcmp(argv[2], "--help")) {
-			printf("%s %s: %s\n", prog, argv[1], subcommands[i].help);
+		if (wants_help(argc, argv)) {
+			printf("%s %s: %s\n\nUsage: %s %s %s\n", prog, argv[1],
+			       subcommands[i].help, prog, argv[1],
+			       subcommands[i].usage);
 			return 0;
 		}
 		return subcommands[i].main(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "%s: invalid subcommand '%s' (try '%s --help')\n", prog, argv[1], prog);
+	fprintf(stderr, "%s: invalid subcommand '%s' (try '%s --help')\n", prog,
+		argv[1], prog);
 	return 1;
 }

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The in-memory model of a noise device and its peers: what a config file
+ * or a `set` command line asks for, and what a dump returns. The has_*
+ * fields say which attributes are present (a request leaves absent ones
+ * unchanged; a dump leaves out what the kernel did not send).
+ */
+#ifndef NOISECTL_CONTAINERS_H
+#define NOISECTL_CONTAINERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <linux/noise.h>
+
+#include "encoding.h"
+#include "util.h"
+
+#define NOISE_DEFAULT_PROTOCOL "Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
+
+struct noise_allowedip {
+	u16 family;
+	u8 cidr;
+	union {
+		struct in_addr ip4;
+		struct in6_addr ip6;
+	};
+};
+
+union noise_endpoint {
+	struct sockaddr addr;
+	struct sockaddr_in addr4;
+	struct sockaddr_in6 addr6;
+};
+
+struct noise_stats {
+	u64 v[NOISE_A_STATS_MAX + 1];
+	u32 present;			/* bit i: v[i] was in the dump */
+};
+
+struct noise_peer {
+	u32 flags;			/* NOISE_PEER_F_* */
+	size_t key_len;
+	u8 public_key[NOISE_MAX_KEY_LEN];
+	int line;			/* config line of PublicKey, or 0 */
+
+	bool has_psks;			/* psks[] is to be set (maybe none) */
+	int n_psks;
+	u8 psks[NOISE_PEER_PSK_MAX][NOISE_PSK_KEY_LEN];
+	int psk_line;
+
+	bool has_psk_id;
+	u8 psk_id[NOISE_PSK_ID_LEN];
+
+	bool has_endpoint;
+	union noise_endpoint endpoint;
+
+	bool has_keepalive;
+	u16 keepalive;
+
+	u64 last_handshake_ns;
+	struct noise_stats stats;
+
+	size_t n_ips, cap_ips;
+	struct noise_allowedip *ips;
+};
+
+struct noise_device {
+	char ifname[IFNAMSIZ];
+	u32 ifindex;
+	u32 flags;			/* NOISE_DEVICE_F_* */
+
+	bool has_protocol;
+	char protocol[NOISE_PROTOCOL_NAME_MAX + 1];
+	int protocol_line;
+
+	bool has_private_key;
+	size_t private_key_len;
+	u8 private_key[NOISE_MAX_KEY_LEN];
+	int private_key_line;
+
+	size_t public_key_len;		/* 0: none */
+	u8 public_key[NOISE_MAX_KEY_LEN];
+
+	bool has_listen_port;
+	u16 listen_port;
+
+	bool has_fwmark;
+	u32 fwmark;
+
+	struct noise_stats stats;
+
+	size_t n_peers, cap_peers;
+	struct noise_peer *peers;
+};
+
+struct noise_device *device_new(void);
+void device_free(struct noise_device *dev);
+struct noise_peer *device_add_peer(struct noise_device *dev);
+struct noise_peer *device_find_peer(struct noise_device *dev, const u8 *key,
+				    size_t len);
+struct noise_allowedip *peer_add_ip(struct noise_peer *peer);
+void allowedip_canonicalize(struct noise_allowedip *ip);
+int allowedip_cmp(const void *a, const void *b);
+
+#endif

@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The noise generic netlink family through libnl-genl-3.
+ *
+ * Errors are the kernel's extended ack message when it sends one
+ * (NETLINK_EXT_ACK, NLMSGERR_ATTR_MSG); NETLINK_CAP_ACK keeps error
+ * replies to large requests small.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <netlink/attr.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "netlink.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+/* The outcome of one request: 0, or an errno with the kernel's message. */
+struct nl_result {
+	bool done;
+	bool intr;			/* a dump changed while it was read */
+	int error;
+	char msg[256];
+};
+
+static void extack_msg(const struct nlmsghdr *nlh, size_t skip,
+		       struct nl_result *res)
+{
+	const struct nlattr *a;
+	int rem;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len <= skip)
+		return;
+	nla_for_each_attr(a, (struct nlattr *)((char *)nlh + skip),
+			  nlh->nlmsg_len - skip, rem) {
+		if (nla_type(a) == NLMSGERR_ATTR_MSG && nla_len(a) > 0) {
+			snprintf(res->msg, sizeof(res->msg), "%.*s",
+				 nla_len(a), (const char *)nla_data(a));
+			/* No trailing newline in one-line errors. */
+			res->msg[strcspn(res->msg, "\n")] = '\0';
+		}
+	}
+}
+
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+	struct nl_result *res = arg;
+	size_t skip = NLMSG_HDRLEN + sizeof(*err);
+
+	(void)nla;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		skip += NLMSG_ALIGN(err->msg.nlmsg_len) - NLMSG_HDRLEN;
+	res->error = err->error < 0 ? -err->error : err->error;
+	extack_msg(nlh, skip, res);
+	res->done = true;
+	return NL_STOP;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	struct nl_result *res = arg;
+
+	(void)msg;
+	res->done = true;
+	return NL_STOP;
+}
+
+static int on_intr(struct nl_msg *msg, void *arg)
+{
+	struct nl_result *res = arg;
+
+	(void)msg;
+	res->intr = true;
+	return NL_OK;
+}
+
+/* NLMSG_DONE of a dump: an int, negative when the dump failed. */
+static int on_finish(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nl_result *res = arg;
+	int e;
+
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
+		memcpy(&e, nlmsg_data(nlh), sizeof(e));
+		if (e < 0) {
+			res->error = -e;
+			extack_msg(nlh, NLMSG_HDRLEN + sizeof(int), res);
+		}
+	}
+	res->done = true;
+	return NL_STOP;
+}
+
+static struct nl_sock *nl_open(int proto)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int one = 1;
+
+	if (!sk)
+		die_oom();
+	if (nl_connect(sk, proto)) {
+		fprintf(stderr, "%s: cannot open a netlink socket\n", prog);
+		nl_socket_free(sk);
+		return NULL;
+	}
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one,
+		   sizeof(one));
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
+		   sizeof(one));
+	nl_socket_set_msg_buf_size(sk, 65536);
+	nl_socket_enable_msg_peek(sk);
+	return sk;
+}
+
+/* A generic netlink socket and the noise family id, or NULL. */
+static struct nl_sock *genl_open(int *family)
+{
+	struct nl_sock *sk = nl_open(NETLINK_GENERIC);
+
+	if (!sk)
+		return NULL;
+	*family = genl_ctrl_resolve(sk, NOISE_GENL_NAME);
+	if (*family < 0) {
+		fprintf(stderr,
+			"%s: no generic netlink family '%s' (is the noise module loaded?)\n",
+			prog, NOISE_GENL_NAME);
+		nl_socket_free(sk);
+		return NULL;
+	}
+	return sk;
+}
+
+/*
+ * Send msg and read the answers until its ack (or the end of a dump):
+ * valid() gets every data message. 0 or an errno, res holds the message.
+ */
+static int nl_talk(struct nl_sock *sk, struct nl_msg *msg,
+		   int (*valid)(struct nl_msg *, void *), void *arg,
+		   struct nl_result *res)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int err;
+
+	if (!cb)
+		die_oom();
+	memset(res, 0, sizeof(*res));
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, res);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, res);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, res);
+	nl_cb_set(cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, on_intr, res);
+	if (valid)
+		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid, arg);
+	err = nl_send_auto(sk, msg);
+	if (err < 0) {
+		res->error = err == -NLE_MSGSIZE ? EMSGSIZE : EIO;
+		snprintf(res->msg, sizeof(res->msg), "sending: %s",
+			 nl_geterror(err));
+		goto out;
+	}
+	while (!res->done) {
+		err = nl_recvmsgs(sk, cb);
+		if (err < 0 && !res->done) {
+			res->error = EIO;
+			snprintf(res->msg, sizeof(res->msg), "receiving: %s",
+				 nl_geterror(err));
+			break;
+		}
+	}
+out:
+	nl_cb_put(cb);
+	return res->error;
+}
+
+static void print_error(const char *ifname, const char *what,
+			const struct nl_result *res)
+{
+	if (res->msg[0])
+		fprintf(stderr, "%s: %s: %s (%s)\n", prog, ifname, res->msg,
+			strerror(res->error));
+	else
+		fprintf(stderr, "%s: %s: %s: %s\n", prog, ifname, what,
+			strerror(res->error));
+}
+
+/* Parsing */
+
+static bool get_key(u8 *key, size_t *len, const struct nlattr *a)
+{
+	size_t l = nla_len(a);
+
+	if (l != 32 && l != 56)
+		return false;
+	memcpy(key, nla_data(a), l);
+	*len = l;
+	return true;
+}
+
+static bool parse_stats(struct noise_stats *st, struct nlattr *nest)
+{
+	const struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem) {
+		int t = nla_type(a);
+
+		if (t <= NOISE_A_STATS_PAD || t > NOISE_A_STATS_MAX)
+			continue;
+		if (nla_len(a) != sizeof(u64))
+			return false;
+		st->v[t] = nla_get_u64(a);
+		st->present |= 1U << t;
+	}
+	return true;
+}
+
+static bool parse_allowedip(struct noise_peer *peer, struct nlattr *nest)
+{
+	struct nlattr *tb[NOISE_A_ALLOWEDIP_MAX + 1];
+	struct noise_allowedip *ip;
+	int alen;
+
+	if (nla_parse_nested(tb, NOISE_A_ALLOWEDIP_MAX, nest, NULL) ||
+	    !tb[NOISE_A_ALLOWEDIP_FAMILY] || !tb[NOISE_A_ALLOWEDIP_ADDR] ||
+	    !tb[NOISE_A_ALLOWEDIP_CIDR_MASK] ||
+	    nla_len(tb[NOISE_A_ALLOWEDIP_FAMILY]) != sizeof(u16) ||
+	    nla_len(tb[NOISE_A_ALLOWEDIP_CIDR_MASK]) != sizeof(u8))
+		return false;
+	ip = peer_add_ip(peer);
+	ip->family = nla_get_u16(tb[NOISE_A_ALLOWEDIP_FAMILY]);
+	ip->cidr = nla_get_u8(tb[NOISE_A_ALLOWEDIP_CIDR_MASK]);
+	alen = nla_len(tb[NOISE_A_ALLOWEDIP_ADDR]);
+	if ((ip->family == AF_INET && alen == 4 && ip->cidr <= 32) ||
+	    (ip->family == AF_INET6 && alen == 16 && ip->cidr <= 128)) {
+		memcpy(&ip->ip6, nla_data(tb[NOISE_A_ALLOWEDIP_ADDR]), alen);
+		return true;
+	}
+	peer->n_ips--;
+	return false;
+}
+
+static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
+{
+	struct nlattr *tb[NOISE_A_PEER_MAX + 1];
+	struct noise_peer *peer, *last;
+	struct nlattr *a;
+	u8 key[NOISE_MAX_KEY_LEN];
+	size_t len;
+	int rem;
+
+	if (nla_parse_nested(tb, NOISE_A_PEER_MAX, nest, NULL) ||
+	    !tb[NOISE_A_PEER_PUBLIC_KEY] ||
+	    !get_key(key, &len, tb[NOISE_A_PEER_PUBLIC_KEY]))
+		return false;
+	last = dev->n_peers ? &dev->peers[dev->n_peers - 1] : NULL;
+	if (last && last->key_len == len && !memcmp(last->public_key, key, len)) {
+		peer = last;	/* continued from the previous message */
+	} else {
+		peer = device_add_peer(dev);
+		memcpy(peer->public_key, key, len);
+		peer->key_len = len;
+		if (tb[NOISE_A_PEER_FLAGS])
+			peer->flags = nla_get_u32(tb[NOISE_A_PEER_FLAGS]);
+	}
+	if (tb[NOISE_A_PEER_PSK_ID]) {
+		if (nla_len(tb[NOISE_A_PEER_PSK_ID]) != NOISE_PSK_ID_LEN)
+			return false;
+		memcpy(peer->psk_id, nla_data(tb[NOISE_A_PEER_PSK_ID]),
+		       NOISE_PSK_ID_LEN);
+		peer->has_psk_id = true;
+	}
+	if (tb[NOISE_A_PEER_ENDPOINT]) {
+		size_t l = nla_len(tb[NOISE_A_PEER_ENDPOINT]);
+
+		if (l != sizeof(struct sockaddr_in) &&
+		    l != sizeof(struct sockaddr_in6))
+			return false;
+		memset(&peer->endpoint, 0, sizeof(peer->endpoint));
+		memcpy(&peer->endpoint, nla_data(tb[NOISE_A_PEER_ENDPOINT]), l);
+		peer->has_endpoint = true;
+	}
+	if (tb[NOISE_A_PEER_PERSISTENT_KEEPALIVE]) {
+		peer->keepalive = nla_get_u16(tb[NOISE_A_PEER_PERSISTENT_KEEPALIVE]);
+		peer->has_keepalive = true;
+	}
+	if (tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME])
+		peer->last_handshake_ns = nla_get_u64(tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME]);
+	if (tb[NOISE_A_PEER_STATS] && !parse_stats(&peer->stats, tb[NOISE_A_PEER_STATS]))
+		return false;
+	/* Repeated attributes: walk the nest again. */
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) == NOISE_A_PEER_ALLOWEDIP) {
+			if (!parse_allowedip(peer, a))
+				return false;
+		} else if (nla_type(a) == NOISE_A_PEER_PRESHARED_KEY) {
+			if (nla_len(a) != NOISE_PSK_KEY_LEN ||
+			    peer->n_psks == NOISE_PEER_PSK_MAX)
+				return false;
+			memcpy(peer->psks[peer->n_psks++], nla_data(a),
+			       NOISE_PSK_KEY_LEN);
+			peer->has_psks = true;
+		}
+	}
+	return true;
+}
+
+bool noise_parse_device(struct nlmsghdr *nlh, struct noise_device *dev)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct nlattr *a, *head;
+	int len, rem;
+
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return false;
+	head = genlmsg_attrdata(gnlh, 0);
+	len = genlmsg_attrlen(gnlh, 0);
+	nla_for_each_attr(a, head, len, rem) {
+		switch (nla_type(a)) {
+		case NOISE_A_DEVICE_IFINDEX:
+			dev->ifindex = nla_get_u32(a);
+			break;
+		case NOISE_A_DEVICE_IFNAME:
+			nla_strlcpy(dev->ifname, a, sizeof(dev->ifname));
+			break;
+		case NOISE_A_DEVICE_PROTOCOL:
+			nla_strlcpy(dev->protocol, a, sizeof(dev->protocol));
+			dev->has_protocol = true;
+			break;
+		case NOISE_A_DEVICE_PRIVATE_KEY:
+			if (!get_key(dev->private_key, &dev->private_key_len, a))
+				return false;
+			dev->has_private_key = true;
+			break;
+		case NOISE_A_DEVICE_PUBLIC_KEY:
+			if (!get_key(dev->public_key, &dev->public_key_len, a))
+				return false;
+			break;
+		case NOISE_A_DEVICE_LISTEN_PORT:
+			dev->listen_port = nla_get_u16(a);
+			dev->has_listen_port = true;
+			break;
+		case NOISE_A_DEVICE_FWMARK:
+			dev->fwmark = nla_get_u32(a);
+			dev->has_fwmark = true;
+			break;
+		case NOISE_A_DEVICE_FLAGS:
+			dev->flags = nla_get_u32(a);
+			break;
+		case NOISE_A_DEVICE_STATS:
+			if (!parse_stats(&dev->stats, a))
+				return false;
+			break;
+		case NOISE_A_DEVICE_PEER:
+			if (!parse_peer(dev, a))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+/* Building */
+
+struct builder {
+	const struct noise_device *dev;
+	int family;
+	size_t size;
+	struct nl_msg **msgs;
+	size_t n, cap;
+};
+
+static struct nl_msg *new_msg(struct builder *b)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(b->size);
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, b->family, 0,
+				 NLM_F_REQUEST | NLM_F_ACK,
+				 NOISE_CMD_SET_DEVICE, NOISE_GENL_VERSION))
+		die_oom();
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 4;
+		b->msgs = realloc(b->msgs, b->cap * sizeof(*b->msgs));
+		if (!b->msgs)
+			die_oom();
+	}
+	b->msgs[b->n++] = msg;
+	return msg;
+}
+
+static int put_device(struct nl_msg *msg, const struct noise_device *dev,
+		      bool first)
+{
+	int err = nla_put_string(msg, NOISE_A_DEVICE_IFNAME, dev->ifname);
+
+	if (err || !first)
+		return err;
+	if (dev->flags)
+		err = err ?: nla_put_u32(msg, NOISE_A_DEVICE_FLAGS, dev->flags);
+	if (dev->has_protocol)
+		err = err ?: nla_put_string(msg, NOISE_A_DEVICE_PROTOCOL,
+					     dev->protocol);
+	if (dev->has_private_key)
+		err = err ?: nla_put(msg, NOISE_A_DEVICE_PRIVATE_KEY,
+				     dev->private_key_len, dev->private_key);
+	if (dev->has_listen_port)
+		err = err ?: nla_put_u16(msg, NOISE_A_DEVICE_LISTEN_PORT,
+					 dev->listen_port);
+	if (dev->has_fwmark)
+		err = err ?: nla_put_u32(msg, NOISE_A_DEVICE_FWMARK, dev->fwmark);
+	return err;
+}
+
+static int put_peer_head(struct nl_msg *msg, const struct noise_peer *peer,
+			 bool continued)
+{
+	int err, i;
+
+	err = nla_put(msg, NOISE_A_PEER_PUBLIC_KEY, peer->key_len,
+		      peer->public_key);
+	if (continued)
+		return err ?: nla_put_u32(msg, NOISE_A_PEER_FLAGS,
+					  NOISE_PEER_F_UPDATE_ONLY);
+	if (peer->flags)
+		err = err ?: nla_put_u32(msg, NOISE_A_PEER_FLAGS, peer->flags);
+	if (peer->flags & NOISE_PEER_F_REMOVE_ME)
+		return err;
+	for (i = 0; peer->has_psks && i < peer->n_psks; i++)
+		err = err ?: nla_put(msg, NOISE_A_PEER_PRESHARED_KEY,
+				     NOISE_PSK_KEY_LEN, peer->psks[i]);
+	if (peer->has_endpoint)
+		err = err ?: nla_put(msg, NOISE_A_PEER_ENDPOINT,
+				     peer->endpoint.addr.sa_family == AF_INET ?
+				     sizeof(peer->endpoint.addr4) :
+				     sizeof(peer->endpoint.addr6),
+				     &peer->endpoint);
+	if (peer->has_keepalive)
+		err = err ?: nla_put_u16(msg, NOISE_A_PEER_PERSISTENT_KEEPALIVE,
+					 peer->keepalive);
+	return err;
+}
+
+static int put_allowedip(struct nl_msg *msg, const struct noise_allowedip *ip)
+{
+	struct nlattr *nest = nla_nest_start(msg, NOISE_A_PEER_ALLOWEDIP);
+	int err;
+
+	if (!nest)
+		return -NLE_NOMEM;
+	err = nla_put_u16(msg, NOISE_A_ALLOWEDIP_FAMILY, ip->family) ?:
+	      nla_put(msg, NOISE_A_ALLOWEDIP_ADDR,
+		      ip->family == AF_INET ? 4 : 16, &ip->ip6) ?:
+	      nla_put_u8(msg, NOISE_A_ALLOWEDIP_CIDR_MASK, ip->cidr);
+	if (err) {
+		nla_nest_cancel(msg, nest);
+		return err;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+bool noise_build_set(const struct noise_device *dev, int family, size_t size,
+		     struct nl_msg ***msgs, size_t *n)
+{
+	struct builder b = { .dev = dev, .family = family, .size = size };
+	size_t p = 0, ip = 0;	/* next peer, and next allowed IP in it */
+
+	do {
+		struct nl_msg *msg = new_msg(&b);
+		size_t in_msg = 0;
+
+		if (put_device(msg, dev, b.n == 1))
+			goto too_big;
+		for (; p < dev->n_peers; p++, ip = 0, in_msg++) {
+			const struct noise_peer *peer = &dev->peers[p];
+			struct nlattr *nest;
+			size_t ip_start = ip;
+
+			nest = nla_nest_start(msg, NOISE_A_DEVICE_PEER);
+			if (!nest || put_peer_head(msg, peer, ip > 0)) {
+				if (nest)
+					nla_nest_cancel(msg, nest);
+				if (!in_msg)
+					goto too_big;
+				break;
+			}
+			for (; ip < peer->n_ips; ip++)
+				if (put_allowedip(msg, &peer->ips[ip]))
+					break;
+			if (ip < peer->n_ips && ip == ip_start) {
+				/* Not one IP fits: the peer goes on, whole. */
+				nla_nest_cancel(msg, nest);
+				if (!in_msg)
+					goto too_big;
+				break;
+			}
+			nla_nest_end(msg, nest);
+			if (ip < peer->n_ips)
+				break;	/* continued in the next message */
+		}
+	} while (p < dev->n_peers);
+	*msgs = b.msgs;
+	*n = b.n;
+	return true;
+too_big:
+	fprintf(stderr, "%s: %s: a peer does not fit in a netlink message of %zu bytes\n",
+		prog, dev->ifname, size);
+	noise_free_msgs(b.msgs, b.n);
+	return false;
+}
+
+void noise_free_msgs(struct nl_msg **msgs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct nlmsghdr *nlh = nlmsg_hdr(msgs[i]);
+
+		/* Private and preshared keys were in there. */
+		explicit_bzero(nlh, nlh->nlmsg_len);
+		nlmsg_free(msgs[i]);
+	}
+	free(msgs);
+}
+
+/* Requests */
+
+struct dump_ctx {
+	struct noise_device *dev;
+	bool bad;
+};
+
+static int on_device(struct nl_msg *msg, void *arg)
+{
+	struct dump_ctx *d = arg;
+
+	if (!noise_parse_device(nlmsg_hdr(msg), d->dev))
+		d->bad = true;
+	return NL_OK;
+}
+
+struct noise_device *noise_get_device(const char *ifname)
+{
+	struct dump_ctx d = { 0 };
+	struct nl_result res;
+	struct nl_sock *sk;
+	struct nl_msg *msg;
+	int family, tries = 0;
+
+	sk = genl_open(&family);
+	if (!sk)
+		return NULL;
+again:
+	msg = nlmsg_alloc();
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+				 NLM_F_REQUEST | NLM_F_DUMP,
+				 NOISE_CMD_GET_DEVICE, NOISE_GENL_VERSION) ||
+	    nla_put_string(msg, NOISE_A_DEVICE_IFNAME, ifname))
+		die_oom();
+	d.dev = device_new();
+	d.bad = false;
+	nl_talk(sk, msg, on_device, &d, &res);
+	nlmsg_free(msg);
+	/* The device changed during the dump: read it again. */
+	if (!res.error && res.intr && ++tries < 20) {
+		device_free(d.dev);
+		goto again;
+	}
+	nl_socket_free(sk);
+	if (!res.error && res.intr) {
+		fprintf(stderr, "%s: %s: the device kept changing while being read\n",
+			prog, ifname);
+	} else if (res.error) {
+		print_error(ifname, "cannot read the device", &res);
+	} else if (d.bad) {
+		fprintf(stderr, "%s: %s: malformed answer from the kernel\n",
+			prog, ifname);
+	} else {
+		if (!d.dev->ifname[0])
+			snprintf(d.dev->ifname, sizeof(d.dev->ifname), "%s",
+				 ifname);
+		return d.dev;
+	}
+	device_free(d.dev);
+	return NULL;
+}
+
+static size_t msg_size(void)
+{
+	const char *env = getenv("NOISECTL_MSG_SIZE");
+	long v = env ? strtol(env, NULL, 0) : 0;
+
+	if (v < 512 || v > 65535)
+		return NOISE_MSG_SIZE;
+	return (size_t)v;
+}
+
+bool noise_set_device(const struct noise_device *dev)
+{
+	struct nl_result res;
+	struct nl_msg **msgs;
+	struct nl_sock *sk;
+	size_t n, i;
+	int family;
+
+	sk = genl_open(&family);
+	if (!sk)
+		return false;
+	if (!noise_build_set(dev, family, msg_size(), &msgs, &n)) {
+		nl_socket_free(sk);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		if (!nl_talk(sk, msgs[i], NULL, NULL, &res))
+			continue;
+		print_error(dev->ifname, "cannot configure the device", &res);
+		if (i)
+			fprintf(stderr,
+				"%s: %s: request %zu of %zu failed; the %zu before it were applied\n",
+				prog, dev->ifname, i + 1, n, i);
+		break;
+	}
+	noise_free_msgs(msgs, n);
+	nl_socket_free(sk);
+	return i == n;
+}
+
+/* The device list: RTM_GETLINK, kind "noise". */
+
+struct list_ctx {
+	char **names;
+	size_t n, cap;
+};
+
+static int on_link(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[IFLA_MAX + 1], *li[IFLA_INFO_MAX + 1];
+	struct list_ctx *l = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (nlmsg_parse(nlh, sizeof(struct ifinfomsg), tb, IFLA_MAX, NULL) ||
+	    !tb[IFLA_IFNAME] || !tb[IFLA_LINKINFO] ||
+	    nla_parse_nested(li, IFLA_INFO_MAX, tb[IFLA_LINKINFO], NULL) ||
+	    !li[IFLA_INFO_KIND] ||
+	    strcmp(nla_get_string(li[IFLA_INFO_KIND]), "noise"))
+		return NL_OK;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->names = realloc(l->names, l->cap * sizeof(*l->names));
+		if (!l->names)
+			die_oom();
+	}
+	l->names[l->n] = strdup(nla_get_string(tb[IFLA_IFNAME]));
+	if (!l->names[l->n++])
+		die_oom();
+	return NL_OK;
+}
+
+bool noise_list_devices(char ***names, size_t *n)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct list_ctx l = { 0 };
+	struct nl_result res;
+	struct nl_sock *sk;
+	struct nl_msg *msg;
+
+	sk = nl_open(NETLINK_ROUTE);
+	if (!sk)
+		return false;
+	msg = nlmsg_alloc_simple(RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP);
+	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO))
+		die_oom();
+	nl_talk(sk, msg, on_link, &l, &res);
+	nlmsg_free(msg);
+	nl_socket_free(sk);
+	if (res.error) {
+		print_error("interfaces", "cannot list them", &res);
+		noise_free_names(l.names, l.n);
+		return false;
+	}
+	*names = l.names;
+	*n = l.n;
+	return true;
+}
+
+void noise_free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Events */
+
+struct monitor_ctx {
+	void (*fn)(const struct noise_event *ev, void *arg);
+	void *arg;
+};
+
+static int on_event(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	struct monitor_ctx *m = arg;
+	struct noise_device *dev;
+	struct noise_peer none = { 0 };
+	struct noise_event ev;
+
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return NL_OK;
+	dev = device_new();
+	noise_parse_device(nlh, dev);
+	ev.cmd = gnlh->cmd;
+	ev.ifname = dev->ifname;
+	ev.ifindex = dev->ifindex;
+	ev.peer = dev->n_peers ? &dev->peers[0] : &none;
+	m->fn(&ev, m->arg);
+	device_free(dev);
+	return NL_OK;
+}
+
+bool noise_monitor(void (*fn)(const struct noise_event *ev, void *arg),
+		   void *arg)
+{
+	struct monitor_ctx m = { .fn = fn, .arg = arg };
+	struct nl_sock *sk;
+	int family, grp, err;
+
+	sk = genl_open(&family);
+	if (!sk)
+		return false;
+	grp = genl_ctrl_resolve_grp(sk, NOISE_GENL_NAME, NOISE_MCGRP_PEERS);
+	if (grp < 0 || nl_socket_add_membership(sk, grp)) {
+		fprintf(stderr, "%s: cannot join the multicast group '%s' of '%s'\n",
+			prog, NOISE_MCGRP_PEERS, NOISE_GENL_NAME);
+		nl_socket_free(sk);
+		return false;
+	}
+	nl_socket_disable_seq_check(sk);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_event, &m);
+	for (;;) {
+		err = nl_recvmsgs_default(sk);
+		if (err < 0 && err != -NLE_INTR && err != -NLE_NOMEM) {
+			fprintf(stderr, "%s: monitor: %s\n", prog, nl_geterror(err));
+			break;
+		}
+	}
+	nl_socket_free(sk);
+	return false;
+}

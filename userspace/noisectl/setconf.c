@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noisectl setconf|addconf|syncconf DEV FILE
+ *
+ * setconf replaces the configuration (peers not in FILE are removed),
+ * addconf adds to it, syncconf reads the device first and sends only what
+ * differs, so that peers left unchanged keep their sessions.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "dh.h"
+#include "netlink.h"
+#include "pskid.h"
+#include "subcommands.h"
+
+enum conf_mode { CONF_SET, CONF_ADD, CONF_SYNC };
+
+static void copy_peer(struct noise_device *dev, const struct noise_peer *src,
+		      bool with_ips)
+{
+	struct noise_peer *p = device_add_peer(dev);
+
+	*p = *src;
+	p->ips = NULL;
+	p->n_ips = 0;
+	p->cap_ips = 0;
+	if (with_ips) {
+		size_t i;
+
+		for (i = 0; i < src->n_ips; i++)
+			*peer_add_ip(p) = src->ips[i];
+	}
+}
+
+static bool same_endpoint(const union noise_endpoint *a,
+			  const union noise_endpoint *b)
+{
+	if (a->addr.sa_family != b->addr.sa_family)
+		return false;
+	if (a->addr.sa_family == AF_INET)
+		return a->addr4.sin_port == b->addr4.sin_port &&
+		       a->addr4.sin_addr.s_addr == b->addr4.sin_addr.s_addr;
+	if (a->addr.sa_family == AF_INET6)
+		return a->addr6.sin6_port == b->addr6.sin6_port &&
+		       !memcmp(&a->addr6.sin6_addr, &b->addr6.sin6_addr,
+			       sizeof(a->addr6.sin6_addr));
+	return true;
+}
+
+/* The allowed IPs as the kernel keeps them: prefixes, sorted, unique. */
+static struct noise_allowedip *canonical_ips(const struct noise_peer *p,
+					     size_t *n)
+{
+	struct noise_allowedip *ips = calloc(p->n_ips + 1, sizeof(*ips));
+	size_t i, o = 0;
+
+	if (!ips)
+		die_oom();
+	for (i = 0; i < p->n_ips; i++) {
+		ips[i] = p->ips[i];
+		allowedip_canonicalize(&ips[i]);
+	}
+	qsort(ips, p->n_ips, sizeof(*ips), allowedip_cmp);
+	for (i = 0; i < p->n_ips; i++)
+		if (!o || allowedip_cmp(&ips[o - 1], &ips[i]))
+			ips[o++] = ips[i];
+	*n = o;
+	return ips;
+}
+
+static bool same_ips(const struct noise_peer *a, const struct noise_peer *b)
+{
+	struct noise_allowedip *x, *y;
+	size_t nx, ny, i;
+	bool same;
+
+	x = canonical_ips(a, &nx);
+	y = canonical_ips(b, &ny);
+	same = nx == ny;
+	for (i = 0; same && i < nx; i++)
+		same = !allowedip_cmp(&x[i], &y[i]);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Do want's preshared keys match the kernel's fingerprint in cur? */
+static bool same_psks(const struct noise_peer *want,
+		      const struct noise_peer *cur, const char *protocol)
+{
+	u8 psks[NOISE_PEER_PSK_MAX][NOISE_PSK_KEY_LEN], id[NOISE_PSK_ID_LEN];
+	int tokens = protocol_psk_tokens(protocol), n = want->n_psks, i;
+	bool same;
+
+	if (!n)
+		return !cur->has_psk_id;
+	if (!cur->has_psk_id)
+		return false;
+	if (n == 1 && tokens > 1) {
+		for (i = 0; i < tokens; i++)
+			memcpy(psks[i], want->psks[0], NOISE_PSK_KEY_LEN);
+		n = tokens;
+	} else {
+		memcpy(psks, want->psks, sizeof(psks));
+	}
+	same = psk_id(id, want->public_key, want->key_len,
+		      (const u8 (*)[NOISE_PSK_KEY_LEN])psks, n) &&
+	       !memcmp(id, cur->psk_id, sizeof(id));
+	explicit_bzero(psks, sizeof(psks));
+	return same;
+}
+
+/*
+ * The request that turns cur into want, leaving alone what is equal.
+ * NULL when only a full setconf can do it (the protocol changes).
+ */
+struct noise_device *syncconf_diff(const struct noise_device *want,
+				   const struct noise_device *cur)
+{
+	struct noise_device *req;
+	size_t i;
+
+	if (strcmp(want->protocol, cur->protocol))
+		return NULL;
+	req = device_new();
+	memcpy(req->ifname, want->ifname, sizeof(req->ifname));
+	if (want->has_private_key) {
+		const struct dh_func *dh = dh_by_len(want->private_key_len);
+		u8 pub[NOISE_MAX_KEY_LEN];
+
+		if (!dh || !dh_public(dh, pub, want->private_key) ||
+		    cur->public_key_len != dh->len ||
+		    memcmp(pub, cur->public_key, dh->len)) {
+			req->has_private_key = true;
+			req->private_key_len = want->private_key_len;
+			memcpy(req->private_key, want->private_key,
+			       want->private_key_len);
+		}
+	}
+	/* ListenPort 0 or absent: any port, so the current one will do. */
+	if (want->has_listen_port && want->listen_port &&
+	    want->listen_port != cur->listen_port) {
+		req->has_listen_port = true;
+		req->listen_port = want->listen_port;
+	}
+	if (want->fwmark != cur->fwmark) {
+		req->has_fwmark = true;
+		req->fwmark = want->fwmark;
+	}
+	for (i = 0; i < cur->n_peers; i++) {
+		const struct noise_peer *c = &cur->peers[i];
+		struct noise_peer *p;
+
+		if (device_find_peer((struct noise_device *)want, c->public_key,
+				     c->key_len))
+			continue;
+		p = device_add_peer(req);
+		memcpy(p->public_key, c->public_key, c->key_len);
+		p->key_len = c->key_len;
+		p->flags = NOISE_PEER_F_REMOVE_ME;
+	}
+	for (i = 0; i < want->n_peers; i++) {
+		const struct noise_peer *w = &want->peers[i];
+		struct noise_peer *c, *p;
+		bool ka, ep, ips, psks;
+
+		c = device_find_peer((struct noise_device *)cur, w->public_key,
+				     w->key_len);
+		if (!c) {
+			copy_peer(req, w, true);
+			continue;
+		}
+		ep = w->has_endpoint && !same_endpoint(&w->endpoint, &c->endpoint);
+		ka = w->keepalive != c->keepalive;
+		ips = !same_ips(w, c);
+		psks = w->has_psks && !same_psks(w, c, want->protocol);
+		if (!ep && !ka && !ips && !psks)
+			continue;
+		copy_peer(req, w, ips);
+		p = &req->peers[req->n_peers - 1];
+		p->flags = NOISE_PEER_F_UPDATE_ONLY;
+		p->has_endpoint = ep;
+		p->has_keepalive = ka;
+		if (ips)
+			p->flags |= NOISE_PEER_F_REPLACE_ALLOWEDIPS;
+		p->has_psks = psks;
+		if (psks)
+			p->flags |= NOISE_PEER_F_REPLACE_PSKS;
+		else
+			explicit_bzero(p->psks, sizeof(p->psks));
+	}
+	return req;
+}
+
+bool syncconf_is_empty(const struct noise_device *req)
+{
+	return !req->has_protocol && !req->has_private_key &&
+	       !req->has_listen_port && !req->has_fwmark && !req->n_peers;
+}
+
+static int conf_main(int argc, char *argv[], enum conf_mode mode)
+{
+	struct noise_device *dev, *cur = NULL, *req = NULL;
+	int ret = 1;
+
+	if (argc != 3) {
+		fprintf(stderr, "Usage: %s %s <interface> <configuration file>\n",
+			prog, argv[0]);
+		return 1;
+	}
+	if (strlen(argv[1]) >= IFNAMSIZ) {
+		fprintf(stderr, "%s: %s: '%s' is not an interface name\n", prog,
+			argv[0], argv[1]);
+		return 1;
+	}
+	dev = config_read_file(argv[2]);
+	if (!dev)
+		return 1;
+	snprintf(dev->ifname, sizeof(dev->ifname), "%s", argv[1]);
+	if (mode != CONF_ADD) {
+		/* The file is the whole configuration: defaults for the rest. */
+		if (!dev->has_protocol) {
+			snprintf(dev->protocol, sizeof(dev->protocol), "%s",
+				 NOISE_DEFAULT_PROTOCOL);
+			dev->has_protocol = true;
+		}
+		dev->has_fwmark = true;
+	}
+	if (mode == CONF_SET) {
+		dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
+		dev->has_listen_port = true;
+	}
+	if (!config_check(dev, argv[2]))
+		goto out;
+	if (mode == CONF_SYNC) {
+		cur = noise_get_device(dev->ifname);
+		if (!cur)
+			goto out;
+		req = syncconf_diff(dev, cur);
+		if (!req) {
+			/* Another protocol: no session survives; replace all. */
+			dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
+		} else if (syncconf_is_empty(req)) {
+			ret = 0;
+			goto out;
+		}
+	}
+	if (noise_set_device(req ?: dev))
+		ret = 0;
+out:
+	device_free(req);
+	device_free(cur);
+	device_free(dev);
+	return ret;
+}
+
+int setconf_main(int argc, char *argv[])
+{
+	return conf_main(argc, argv, CONF_SET);
+}
+
+int addconf_main(int argc, char *argv[])
+{
+	return conf_main(argc, argv, CONF_ADD);
+}
+
+int syncconf_main(int argc, char *argv[])
+{
+	return conf_main(argc, argv, CONF_SYNC);
+}

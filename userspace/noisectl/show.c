@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noisectl show [DEV|all|interfaces] [FIELD] [--json]
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "netlink.h"
+#include "subcommands.h"
+
+static const char *const fields[] = {
+	"public-key", "protocol", "listen-port", "fwmark", "peers",
+	"preshared-keys", "endpoints", "allowed-ips", "latest-handshakes",
+	"transfer", "persistent-keepalive", "drops",
+};
+
+static void show_usage(void)
+{
+	size_t i;
+
+	fprintf(stderr, "Usage: %s show [<interface>|all|interfaces] [<field>] [--json]\n",
+		prog);
+	fprintf(stderr, "  <field>:");
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		fprintf(stderr, " %s", fields[i]);
+	fputc('\n', stderr);
+}
+
+static void print_ago(u64 ns)
+{
+	struct timespec now;
+	static const struct {
+		const char *unit;
+		u64 secs;
+	} units[] = {
+		{ "year", 365 * 24 * 3600ULL }, { "day", 24 * 3600 },
+		{ "hour", 3600 }, { "minute", 60 }, { "second", 1 },
+	};
+	u64 t, left;
+	bool any = false;
+	size_t i;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = ns / 1000000000ULL;
+	if ((u64)now.tv_sec < t) {
+		printf("in the future (clock skew)\n");
+		return;
+	}
+	left = (u64)now.tv_sec - t;
+	if (!left) {
+		printf("now\n");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		u64 n = left / units[i].secs;
+
+		if (!n)
+			continue;
+		left -= n * units[i].secs;
+		printf("%s%llu %s%s", any ? ", " : "", n, units[i].unit,
+		       n == 1 ? "" : "s");
+		any = true;
+	}
+	printf(" ago\n");
+}
+
+static void print_bytes(u64 b)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int i = -1;
+
+	if (b < 1024) {
+		printf("%llu B", b);
+		return;
+	}
+	while (v >= 1024 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	printf("%.2f %s", v, units[i]);
+}
+
+static u64 drops(const struct noise_stats *st)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i <= NOISE_A_STATS_MAX; i++)
+		if (stats_is_drop(i))
+			sum += st->v[i];
+	return sum;
+}
+
+static void print_drops(const struct noise_stats *st)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i <= NOISE_A_STATS_MAX; i++) {
+		if (!stats_is_drop(i) || !st->v[i])
+			continue;
+		printf("%s%s %llu", any ? ", " : "  drops: ",
+		       stats_name(i) + 5, st->v[i]);
+		any = true;
+	}
+	if (any)
+		putchar('\n');
+}
+
+static void show_pretty(const struct noise_device *dev)
+{
+	size_t i, j;
+
+	printf("interface: %s\n", dev->ifname);
+	if (dev->has_protocol)
+		printf("  protocol: %s\n", dev->protocol);
+	if (dev->public_key_len) {
+		printf("  public key: %s\n",
+		       fmt_key(dev->public_key, dev->public_key_len));
+		printf("  private key: (hidden)\n");
+	}
+	if (dev->listen_port)
+		printf("  listening port: %u\n", dev->listen_port);
+	if (dev->fwmark)
+		printf("  fwmark: 0x%x\n", dev->fwmark);
+	print_drops(&dev->stats);
+	for (i = 0; i < dev->n_peers; i++) {
+		const struct noise_peer *p = &dev->peers[i];
+
+		printf("\npeer: %s\n", fmt_key(p->public_key, p->key_len));
+		if (p->has_psk_id)
+			printf("  preshared key: (hidden)\n");
+		if (p->has_endpoint && p->endpoint.addr.sa_family)
+			printf("  endpoint: %s\n", fmt_endpoint(&p->endpoint));
+		printf("  allowed ips: ");
+		for (j = 0; j < p->n_ips; j++)
+			printf("%s%s", j ? ", " : "", fmt_allowedip(&p->ips[j]));
+		printf("%s\n", p->n_ips ? "" : "(none)");
+		if (p->last_handshake_ns) {
+			printf("  latest handshake: ");
+			print_ago(p->last_handshake_ns);
+		}
+		if (p->stats.v[NOISE_A_STATS_RX_BYTES] ||
+		    p->stats.v[NOISE_A_STATS_TX_BYTES]) {
+			printf("  transfer: ");
+			print_bytes(p->stats.v[NOISE_A_STATS_RX_BYTES]);
+			printf(" received, ");
+			print_bytes(p->stats.v[NOISE_A_STATS_TX_BYTES]);
+			printf(" sent\n");
+		}
+		if (p->keepalive)
+			printf("  persistent keepalive: every %u second%s\n",
+			       p->keepalive, p->keepalive == 1 ? "" : "s");
+		print_drops(&p->stats);
+	}
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_stats(const struct noise_stats *st)
+{
+	bool first = true;
+	int i;
+
+	printf("{");
+	for (i = 0; i <= NOISE_A_STATS_MAX; i++) {
+		if (!stats_name(i))
+			continue;
+		printf("%s\"%s\":%llu", first ? "" : ",", stats_name(i),
+		       st->v[i]);
+		first = false;
+	}
+	printf("}");
+}
+
+static void show_json(const struct noise_device *dev)
+{
+	size_t i, j;
+
+	printf("{\"ifname\":");
+	json_string(dev->ifname);
+	printf(",\"ifindex\":%u,\"protocol\":", dev->ifindex);
+	json_string(dev->protocol);
+	printf(",\"public_key\":");
+	if (dev->public_key_len)
+		printf("\"%s\"", fmt_key(dev->public_key, dev->public_key_len));
+	else
+		printf("null");
+	printf(",\"listen_port\":%u,\"fwmark\":%u,\"stats\":", dev->listen_port,
+	       dev->fwmark);
+	json_stats(&dev->stats);
+	printf(",\"peers\":[");
+	for (i = 0; i < dev->n_peers; i++) {
+		const struct noise_peer *p = &dev->peers[i];
+
+		printf("%s{\"public_key\":\"%s\",\"endpoint\":", i ? "," : "",
+		       fmt_key(p->public_key, p->key_len));
+		if (p->has_endpoint && p->endpoint.addr.sa_family)
+			printf("\"%s\"", fmt_endpoint(&p->endpoint));
+		else
+			printf("null");
+		printf(",\"preshared_key\":%s,\"allowed_ips\":[",
+		       p->has_psk_id ? "true" : "false");
+		for (j = 0; j < p->n_ips; j++)
+			printf("%s\"%s\"", j ? "," : "",
+			       fmt_allowedip(&p->ips[j]));
+		printf("],\"persistent_keepalive\":%u", p->keepalive);
+		printf(",\"latest_handshake_ns\":%llu,\"stats\":",
+		       p->last_handshake_ns);
+		json_stats(&p->stats);
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+/* One field, wg-style: device values alone, peer values "<key>\t<value>". */
+static void show_field(const struct noise_device *dev, const char *field,
+		       bool prefix)
+{
+	const char *pre = prefix ? dev->ifname : "", *tab = prefix ? "\t" : "";
+	size_t i, j;
+
+	if (!strcmp(field, "public-key")) {
+		printf("%s%s%s\n", pre, tab,
+		       fmt_key(dev->public_key, dev->public_key_len));
+		return;
+	}
+	if (!strcmp(field, "protocol")) {
+		printf("%s%s%s\n", pre, tab, dev->protocol);
+		return;
+	}
+	if (!strcmp(field, "listen-port")) {
+		printf("%s%s%u\n", pre, tab, dev->listen_port);
+		return;
+	}
+	if (!strcmp(field, "fwmark")) {
+		if (dev->fwmark)
+			printf("%s%s0x%x\n", pre, tab, dev->fwmark);
+		else
+			printf("%s%soff\n", pre, tab);
+		return;
+	}
+	for (i = 0; i < dev->n_peers; i++) {
+		const struct noise_peer *p = &dev->peers[i];
+
+		printf("%s%s%s", pre, tab, fmt_key(p->public_key, p->key_len));
+		if (!strcmp(field, "peers")) {
+			putchar('\n');
+		} else if (!strcmp(field, "preshared-keys")) {
+			printf("\t%s\n", p->has_psk_id ? "(hidden)" : "(none)");
+		} else if (!strcmp(field, "endpoints")) {
+			printf("\t%s\n", p->has_endpoint ?
+			       fmt_endpoint(&p->endpoint) : "(none)");
+		} else if (!strcmp(field, "allowed-ips")) {
+			putchar('\t');
+			for (j = 0; j < p->n_ips; j++)
+				printf("%s%s", j ? " " : "",
+				       fmt_allowedip(&p->ips[j]));
+			printf("%s\n", p->n_ips ? "" : "(none)");
+		} else if (!strcmp(field, "latest-handshakes")) {
+			printf("\t%llu\n", p->last_handshake_ns / 1000000000ULL);
+		} else if (!strcmp(field, "transfer")) {
+			printf("\t%llu\t%llu\n",
+			       p->stats.v[NOISE_A_STATS_RX_BYTES],
+			       p->stats.v[NOISE_A_STATS_TX_BYTES]);
+		} else if (!strcmp(field, "persistent-keepalive")) {
+			if (p->keepalive)
+				printf("\t%u\n", p->keepalive);
+			else
+				printf("\toff\n");
+		} else if (!strcmp(field, "drops")) {
+			printf("\t%llu\n", drops(&p->stats));
+		}
+	}
+}
+
+int show_main(int argc, char *argv[])
+{
+	const char *what = NULL, *field = NULL;
+	char **names = NULL;
+	bool json = false, ok = true, all;
+	size_t n = 0, i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--json")) {
+			json = true;
+		} else if (!what) {
+			what = argv[a];
+		} else if (!field) {
+			field = argv[a];
+		} else {
+			show_usage();
+			return 1;
+		}
+	}
+	if (field) {
+		for (i = 0; i < ARRAY_SIZE(fields); i++)
+			if (!strcmp(field, fields[i]))
+				break;
+		if (i == ARRAY_SIZE(fields) || json) {
+			if (json)
+				fprintf(stderr, "%s: show: --json prints every field\n",
+					prog);
+			else
+				fprintf(stderr, "%s: show: unknown field '%s'\n",
+					prog, field);
+			show_usage();
+			return 1;
+		}
+	}
+	if (!what)
+		what = "all";
+	all = !strcmp(what, "all");
+	if (all || !strcmp(what, "interfaces")) {
+		if (!strcmp(what, "interfaces") && (field || json)) {
+			show_usage();
+			return 1;
+		}
+		if (!noise_list_devices(&names, &n))
+			return 1;
+		if (!all) {
+			for (i = 0; i < n; i++)
+				printf("%s%s", i ? " " : "", names[i]);
+			if (n)
+				putchar('\n');
+			noise_free_names(names, n);
+			return 0;
+		}
+	} else {
+		if (strlen(what) >= IFNAMSIZ) {
+			fprintf(stderr, "%s: show: '%s' is not an interface name\n",
+				prog, what);
+			return 1;
+		}
+		names = malloc(sizeof(*names));
+		if (!names)
+			die_oom();
+		names[0] = strdup(what);
+		if (!names[0])
+			die_oom();
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct noise_device *dev = noise_get_device(names[i]);
+
+		if (!dev) {
+			ok = false;
+			continue;
+		}
+		if (json)
+			show_json(dev);
+		else if (field)
+			show_field(dev, field, all);
+		else
+			show_pretty(dev);
+		if (!json && !field && i + 1 < n)
+			putchar('\n');
+		device_free(dev);
+	}
+	noise_free_names(names, n);
+	return ok ? 0 : 1;
+}
