@@ -5,7 +5,7 @@
 #
 #   results.py kunit --source KSRC --prefix NAME --results FILE [--after MARK]
 #                    [--filtered] LOG
-#   results.py tap --prefix NAME --results FILE --exit RC OUTPUT
+#   results.py tap --prefix NAME --results FILE (--exit RC|--kselftest) OUTPUT
 #
 # kunit: parses the KTAP in a kernel console LOG with the kernel's own parser
 # (tools/testing/kunit/kunit_parser.py from KSRC), starting after the line
@@ -20,7 +20,11 @@
 # "# SKIP" directives, a "1..N" plan) from OUTPUT; lines that are not TAP are
 # ignored. A missing plan, a plan that does not match the number of results,
 # or a non-zero exit status without a failing test is one more FAIL. Exit
-# status 4 (kselftest's skip) with no results is one SKIP.
+# status 4 (kselftest's skip) with no results is one SKIP. With --kselftest,
+# OUTPUT is what tools/testing/selftests/run_kselftest.sh printed for one
+# program: its KTAP nested under the runner's "ok N selftests: C: PROG"
+# (whose "# exit=N" or "# TIMEOUT" gives the exit status; no such line
+# fails). A SKIP without a reason takes the "# " line just before it.
 #
 # Exit status: 0 when nothing failed, 1 otherwise.
 
@@ -117,41 +121,81 @@ def kunit(args, res):
 
 TAP_RESULT = re.compile(r'^(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?([^#]*)(?:#\s*(.*))?$')
 TAP_PLAN = re.compile(r'^1\.\.(\d+)\s*(?:#\s*(.*))?$')
+# kselftest/runner.sh's own result line for a whole test program.
+KSFT_RESULT = re.compile(r'^(not ok|ok) \d+ selftests: \S+: (\S+)\s*(?:#\s*(.*))?$')
+
+
+def unwrap_kselftest(lines, res, prefix):
+    """run_kselftest.sh output: the program's own KTAP is nested ("# "
+    prefix) under the runner's "ok N selftests: COLLECTION: PROGRAM".
+    Returns the nested lines and the program's exit status as the runner
+    saw it (None when the runner printed no result)."""
+    inner, rc = [], None
+    for line in lines:
+        m = KSFT_RESULT.match(line)
+        if m:
+            verdict, _, directive = m.groups()
+            directive = (directive or '').strip()
+            if verdict == 'ok':
+                rc = 4 if directive.upper().startswith('SKIP') else 0
+            elif directive.upper().startswith('TIMEOUT'):
+                res.add('FAIL', prefix, 'timed out (%s)' % directive)
+                rc = 124
+            else:
+                m2 = re.search(r'exit=(\d+)', directive)
+                rc = int(m2.group(1)) if m2 else 1
+        elif line.startswith('# '):
+            inner.append(line[2:])
+        elif line == '#':
+            inner.append('')
+    if rc is None:
+        res.add('FAIL', prefix, 'no result line from the kselftest runner')
+    return inner, rc
 
 
 def tap(args, res):
     plan = None
     ran = 0
+    last_diag = None
     with open(args.output, 'r', errors='backslashreplace') as f:
-        for line in f:
-            line = line.rstrip('\n')
-            m = TAP_PLAN.match(line)
-            if m:
-                if plan is None:
-                    plan = int(m.group(1))
-                continue
-            m = TAP_RESULT.match(line)
-            if not m:
-                continue
-            ran += 1
-            verdict, num, desc, directive = m.groups()
-            name = '%s/%s' % (args.prefix, desc.strip() or num or ran)
-            directive = (directive or '').strip()
-            if directive.upper().startswith('SKIP'):
-                res.add('SKIP', name, directive[4:].strip() or 'skipped')
-            elif verdict == 'ok':
-                res.add('PASS', name)
-            else:
-                res.add('FAIL', name, directive)
+        lines = [line.rstrip('\n') for line in f]
+    rc = args.exit
+    if args.kselftest:
+        lines, rc = unwrap_kselftest(lines, res, args.prefix)
+        if rc is None:
+            rc = 1
+    for line in lines:
+        m = TAP_PLAN.match(line)
+        if m:
+            if plan is None:
+                plan = int(m.group(1))
+            continue
+        m = TAP_RESULT.match(line)
+        if not m:
+            if line.startswith('#'):
+                last_diag = line.lstrip('# ').strip() or last_diag
+            continue
+        ran += 1
+        verdict, num, desc, directive = m.groups()
+        name = '%s/%s' % (args.prefix, desc.strip() or num or ran)
+        directive = (directive or '').strip()
+        if directive.upper().startswith('SKIP'):
+            # ktap_test_skip prints no reason: st_skip prints it just before.
+            res.add('SKIP', name, directive[4:].strip() or last_diag or 'skipped')
+        elif verdict == 'ok':
+            res.add('PASS', name)
+        else:
+            res.add('FAIL', name, directive)
+        last_diag = None
     if plan is None:
-        if ran == 0 and args.exit == 4:
+        if ran == 0 and rc == 4:
             res.add('SKIP', args.prefix, 'skipped (exit status 4)')
             return
         res.add('FAIL', args.prefix, 'no TAP plan line (1..N)')
     elif plan != ran:
         res.add('FAIL', args.prefix, 'planned %d tests, ran %d' % (plan, ran))
-    if args.exit not in (0, 4) and not res.failed():
-        res.add('FAIL', args.prefix, 'exit status %d' % args.exit)
+    if rc not in (0, 4) and not res.failed():
+        res.add('FAIL', args.prefix, 'exit status %d' % rc)
 
 
 def main():
@@ -168,7 +212,11 @@ def main():
     t = sub.add_parser('tap')
     t.add_argument('--prefix', required=True)
     t.add_argument('--results', required=True)
-    t.add_argument('--exit', type=int, required=True)
+    t.add_argument('--exit', type=int, default=0)
+    t.add_argument('--kselftest', action='store_true',
+                   help='OUTPUT is run_kselftest.sh output for one program: '
+                   'its nested KTAP is parsed, its exit status taken from '
+                   'the runner (--exit is ignored)')
     t.add_argument('output')
     args = ap.parse_args()
 

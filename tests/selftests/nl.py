@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Raw generic netlink for the noise selftests: requests built attribute by
+# attribute (so they can be wrong on purpose), without noisectl or libnl.
+# Attribute numbers come from the uapi header ($NOISE_UAPI, default the
+# repository's include/uapi/linux/noise.h).
+#
+#   nl.py set JSON      one NOISE_CMD_SET_DEVICE request; prints "ok", or
+#                       "error <errno name>: <extack message>" plus the
+#                       extack's bad attribute offset / missing attribute;
+#                       exit 0 on ok, 1 on an error answer, 2 on trouble
+#   nl.py dump IFNAME [--digest|--count|--json]
+#                       NOISE_CMD_GET_DEVICE for IFNAME: --digest: a SHA-256
+#                       over every answer's payload (a full comparison of
+#                       two dumps), --count: "messages=M peers=P
+#                       allowedips=A" (peers counted by distinct public key),
+#                       --json: the answer decoded
+#
+# JSON for set: a list of [NAME, VALUE]: NAME is the part of a NOISE_A_*
+# enumerator after NOISE_A_ (DEVICE_IFNAME, PEER_PUBLIC_KEY,
+# ALLOWEDIP_FAMILY, ...) or a number; VALUE is one of {"u8": n}, {"u16": n},
+# {"u32": n}, {"u64": n}, {"str": s} (NUL added), {"hex": h}, {"b64": s},
+# {"zeros": n}, {"ip": "10.0.0.1"|"fd00::1"} (the address bytes), {"sin":
+# "IP:PORT"|"[IP6]:PORT"} (a sockaddr_in/sockaddr_in6), or a list (a nest,
+# NLA_F_NESTED set). A top-level {"flags": n} object instead of the list
+# adds netlink header flags (not used by default).
+
+import base64
+import errno
+import hashlib
+import ipaddress
+import json
+import os
+import re
+import socket
+import struct
+import sys
+
+NETLINK_GENERIC = 16
+SOL_NETLINK = 270
+NETLINK_CAP_ACK = 10
+NETLINK_EXT_ACK = 11
+NLM_F_REQUEST = 1
+NLM_F_MULTI = 2
+NLM_F_ACK = 4
+NLM_F_DUMP = 0x300
+NLM_F_ACK_TLVS = 0x200
+NLMSG_ERROR = 2
+NLMSG_DONE = 3
+NLA_F_NESTED = 1 << 15
+NLA_TYPE_MASK = ~((1 << 15) | (1 << 14))
+GENL_ID_CTRL = 16
+CTRL_CMD_GETFAMILY = 3
+CTRL_ATTR_FAMILY_ID = 1
+CTRL_ATTR_FAMILY_NAME = 2
+NLMSGERR_ATTR_MSG = 1
+NLMSGERR_ATTR_OFFS = 2
+NLMSGERR_ATTR_MISS_TYPE = 5
+NLMSGERR_ATTR_MISS_NEST = 6
+
+
+def uapi():
+    path = os.environ.get('NOISE_UAPI') or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)),
+        '../../include/uapi/linux/noise.h')
+    if not os.path.exists(path):
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'noise.h')
+    with open(path) as f:
+        text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
+    consts = {}
+    for m in re.finditer(r'#define\s+(NOISE_\w+)\s+(\d+)\s*$', text, re.M):
+        consts[m.group(1)] = int(m.group(2))
+    for m in re.finditer(r'#define\s+(NOISE_\w+)\s+"([^"]*)"', text):
+        consts[m.group(1)] = m.group(2)
+    for body in re.findall(r'enum\s+\w+\s*\{(.*?)\}', text, re.S):
+        n = -1
+        for item in body.split(','):
+            item = item.strip()
+            if not item:
+                continue
+            name, _, val = item.partition('=')
+            name = name.strip()
+            if val.strip():
+                try:
+                    n = int(val.strip(), 0)
+                except ValueError:
+                    continue  # flag combinations
+            else:
+                n += 1
+            consts[name] = n
+    return consts
+
+
+C = uapi()
+
+
+def attr_num(name):
+    if isinstance(name, int):
+        return name
+    if re.fullmatch(r'\d+', name):
+        return int(name)
+    return C['NOISE_A_' + name]
+
+
+def nla(atype, payload, nested=False):
+    if nested:
+        atype |= NLA_F_NESTED
+    hdr = struct.pack('=HH', 4 + len(payload), atype)
+    pad = b'\0' * ((4 - len(payload) % 4) % 4)
+    return hdr + payload + pad
+
+
+def sockaddr(text):
+    host, _, port = text.rpartition(':')
+    host = host.strip('[]')
+    ip = ipaddress.ip_address(host)
+    if ip.version == 4:
+        return struct.pack('=H', socket.AF_INET) + struct.pack('!H', int(port)) + \
+            ip.packed + b'\0' * 8
+    return struct.pack('=H', socket.AF_INET6) + struct.pack('!H', int(port)) + \
+        b'\0' * 4 + ip.packed + b'\0' * 4
+
+
+def encode(items):
+    out = b''
+    for name, value in items:
+        t = attr_num(name)
+        if isinstance(value, list):
+            out += nla(t, encode(value), nested=True)
+            continue
+        (kind, v), = value.items()
+        if kind in ('u8', 'u16', 'u32', 'u64'):
+            p = struct.pack({'u8': '=B', 'u16': '=H', 'u32': '=I', 'u64': '=Q'}[kind], v)
+        elif kind == 'str':
+            p = v.encode() + b'\0'
+        elif kind == 'hex':
+            p = bytes.fromhex(v)
+        elif kind == 'b64':
+            p = base64.b64decode(v)
+        elif kind == 'zeros':
+            p = b'\0' * v
+        elif kind == 'ip':
+            p = ipaddress.ip_address(v).packed
+        elif kind == 'sin':
+            p = sockaddr(v)
+        else:
+            raise ValueError('unknown value kind %s' % kind)
+        out += nla(t, p)
+    return out
+
+
+def attrs(buf):
+    off = 0
+    while off + 4 <= len(buf):
+        alen, atype = struct.unpack_from('=HH', buf, off)
+        if alen < 4:
+            break
+        yield atype & NLA_TYPE_MASK, buf[off + 4:off + alen]
+        off += (alen + 3) & ~3
+
+
+class Netlink:
+    def __init__(self):
+        self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+        self.s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+        self.s.bind((0, 0))
+        self.seq = 1
+
+    def send(self, family, flags, cmd, payload, version=1):
+        self.seq += 1
+        body = struct.pack('=BBH', cmd, version, 0) + payload
+        msg = struct.pack('=IHHII', 16 + len(body), family, flags, self.seq, 0) + body
+        self.s.send(msg)
+        return self.seq
+
+    def recv(self, seq):
+        """Yields (type, flags, payload) of the answers to seq, up to DONE
+        or an error/ack."""
+        while True:
+            data = self.s.recv(1 << 20)
+            off = 0
+            while off + 16 <= len(data):
+                mlen, mtype, mflags, mseq, _ = struct.unpack_from('=IHHII', data, off)
+                payload = data[off + 16:off + mlen]
+                off += (mlen + 3) & ~3
+                if mseq != seq:
+                    continue
+                yield mtype, mflags, payload
+                if mtype in (NLMSG_DONE, NLMSG_ERROR):
+                    return
+
+    def family(self, name):
+        seq = self.send(GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY,
+                        nla(CTRL_ATTR_FAMILY_NAME, name.encode() + b'\0'))
+        fid = None
+        for mtype, _, payload in self.recv(seq):
+            if mtype == NLMSG_ERROR:
+                err = struct.unpack_from('=i', payload)[0]
+                if err:
+                    raise OSError(-err, 'no generic netlink family %s' % name)
+                break
+            for t, v in attrs(payload[4:]):
+                if t == CTRL_ATTR_FAMILY_ID:
+                    fid = struct.unpack('=H', v[:2])[0]
+        if fid is None:
+            raise OSError(errno.ENOENT, 'no generic netlink family %s' % name)
+        return fid
+
+
+def parse_error(payload, mflags):
+    err = -struct.unpack_from('=i', payload)[0]
+    info = {'errno': err}
+    if err == 0:
+        return info
+    # With NETLINK_CAP_ACK the original message is left out: its header only.
+    tlvs = payload[4 + 16:]
+    if mflags & NLM_F_ACK_TLVS:
+        for t, v in attrs(tlvs):
+            if t == NLMSGERR_ATTR_MSG:
+                info['msg'] = v.rstrip(b'\0').decode(errors='replace')
+            elif t == NLMSGERR_ATTR_OFFS:
+                info['bad_attr_offset'] = struct.unpack('=I', v[:4])[0]
+            elif t == NLMSGERR_ATTR_MISS_TYPE:
+                info['missing_type'] = struct.unpack('=I', v[:4])[0]
+            elif t == NLMSGERR_ATTR_MISS_NEST:
+                info['missing_nest'] = struct.unpack('=I', v[:4])[0]
+    return info
+
+
+def cmd_set(spec):
+    if isinstance(spec, dict):
+        flags = spec.get('flags', 0)
+        items = spec['attrs']
+    else:
+        flags, items = 0, spec
+    nl = Netlink()
+    fam = nl.family(C['NOISE_GENL_NAME'])
+    seq = nl.send(fam, NLM_F_REQUEST | NLM_F_ACK | flags, C['NOISE_CMD_SET_DEVICE'],
+                  encode(items))
+    for mtype, mflags, payload in nl.recv(seq):
+        if mtype != NLMSG_ERROR:
+            continue
+        info = parse_error(payload, mflags)
+        if info['errno'] == 0:
+            print('ok')
+            return 0
+        line = 'error %s: %s' % (errno.errorcode.get(info['errno'], info['errno']),
+                                 info.get('msg', '(no extack message)'))
+        for k in ('bad_attr_offset', 'missing_type', 'missing_nest'):
+            if k in info:
+                line += ' [%s %d]' % (k, info[k])
+        print(line)
+        return 1
+    print('no answer')
+    return 2
+
+
+def decode(buf, space):
+    """Decodes attributes by the enum names of space (DEVICE, PEER, ...)."""
+    names = {}
+    for k, v in C.items():
+        if k.startswith('NOISE_A_%s_' % space) and not k.startswith('__'):
+            names[v] = k[len('NOISE_A_%s_' % space):]
+    out = []
+    for t, v in attrs(buf):
+        n = names.get(t, str(t))
+        sub = {('DEVICE', 'PEER'): 'PEER', ('PEER', 'ALLOWEDIP'): 'ALLOWEDIP',
+               ('DEVICE', 'STATS'): 'STATS', ('PEER', 'STATS'): 'STATS'}.get((space, n))
+        if sub:
+            out.append([n, decode(v, sub)])
+        elif n in ('IFNAME', 'PROTOCOL'):
+            out.append([n, v.rstrip(b'\0').decode(errors='replace')])
+        elif n in ('PUBLIC_KEY',):
+            out.append([n, base64.b64encode(v).decode()])
+        elif len(v) in (1, 2, 4, 8) and n not in ('ADDR',):
+            out.append([n, int.from_bytes(v, sys.byteorder)])
+        else:
+            out.append([n, v.hex()])
+    return out
+
+
+def cmd_dump(ifname, mode):
+    nl = Netlink()
+    fam = nl.family(C['NOISE_GENL_NAME'])
+    seq = nl.send(fam, NLM_F_REQUEST | NLM_F_DUMP | NLM_F_ACK, C['NOISE_CMD_GET_DEVICE'],
+                  encode([['DEVICE_IFNAME', {'str': ifname}]]))
+    msgs = []
+    for mtype, mflags, payload in nl.recv(seq):
+        if mtype == NLMSG_ERROR:
+            info = parse_error(payload, mflags)
+            if info['errno']:
+                print('error %s: %s' % (errno.errorcode.get(info['errno'], info['errno']),
+                                        info.get('msg', '(no extack message)')))
+                return 1
+            break
+        if mtype == NLMSG_DONE:
+            if len(payload) >= 4 and struct.unpack_from('=i', payload)[0] < 0:
+                err = -struct.unpack_from('=i', payload)[0]
+                print('error %s: dump ended with an error' % errno.errorcode.get(err, err))
+                return 1
+            break
+        msgs.append(payload)
+    if mode == '--digest':
+        h = hashlib.sha256()
+        for m in msgs:
+            h.update(struct.pack('=I', len(m)) + m)
+        print(h.hexdigest())
+    elif mode == '--count':
+        peers = set()
+        aips = 0
+        for m in msgs:
+            for t, v in attrs(m[4:]):
+                if t != C['NOISE_A_DEVICE_PEER']:
+                    continue
+                for pt, pv in attrs(v):
+                    if pt == C['NOISE_A_PEER_PUBLIC_KEY']:
+                        peers.add(pv)
+                    elif pt == C['NOISE_A_PEER_ALLOWEDIP']:
+                        aips += 1
+        print('messages=%d peers=%d allowedips=%d' % (len(msgs), len(peers), aips))
+    else:
+        print(json.dumps([decode(m[4:], 'DEVICE') for m in msgs], indent=1))
+    return 0
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == 'set':
+        return cmd_set(json.loads(sys.argv[2]))
+    if len(sys.argv) >= 3 and sys.argv[1] == 'dump':
+        return cmd_dump(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else '--json')
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == '__main__':
+    try:
+        sys.exit(main())
+    except OSError as e:
+        print('trouble: %s' % e)
+        sys.exit(2)

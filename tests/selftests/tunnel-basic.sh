@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A noise tunnel between two namespaces over a veth pair, with the default
+# protocol (Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s), configured with
+# noisectl setconf: ping and iperf3 TCP and UDP through it, IPv4 and IPv6
+# inside, over IPv4 and then IPv6 outside; the handshake on the first
+# packet, the counters on both sides, `noisectl monitor` seeing the peers
+# and the handshake; then the devices, and the module with a device up,
+# removed while traffic runs through them; kmemleak clean.
+source "$(dirname "$0")/lib.sh"
+
+st_need ip ping iperf3 jq python3 timeout "$NOISECTL"
+grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
+
+PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
+
+monitor_start() {
+	nt_x 1 "$NOISECTL" monitor "$NT_DEV" > "$st_tmp/monitor.out" 2>&1 &
+	MONITOR=$!
+	st_defer "kill $MONITOR"
+	sleep 1
+	kill -0 "$MONITOR" || { cat "$st_tmp/monitor.out"; return 1; }
+}
+
+# monitor_saw EVENT PUB: a line "noise0<TAB>EVENT<TAB>PUB..." arrived
+# (while noisectl monitor still runs: lines must not wait in a buffer).
+monitor_saw() {
+	local i
+	for ((i = 0; i < 10; i++)); do
+		grep -qF "$NT_DEV"$'\t'"$1"$'\t'"$2" "$st_tmp/monitor.out" && return 0
+		sleep 0.5
+	done
+	echo "no '$1' event for $2; noisectl monitor printed:"
+	cat "$st_tmp/monitor.out"
+	return 1
+}
+
+check_protocol() {
+	st_eq "side 1 protocol" "$(nt_json 1 .protocol)" "$PROTO" &&
+	st_eq "side 2 protocol" "$(nt_json 2 .protocol)" "$PROTO" &&
+	st_eq "side 1 public key" "$(nt_json 1 .public_key)" "$NT_PUB1" &&
+	st_eq "side 2 listen port" "$(nt_json 2 .listen_port)" "$NT_PORT2" &&
+	st_eq "side 1 peers" "$(nt_json 1 '.peers | length')" 1
+}
+
+check_counters() {
+	local s k v
+	for s in 1 2; do
+		for k in tx_packets rx_packets tx_bytes rx_bytes handshakes; do
+			v=$(nt_dev_stat $s $k)
+			st_ge "side $s device $k" "$v" 1 || return 1
+		done
+	done
+	st_ge "side 2 peer rx_packets" "$(nt_peer_stat 2 "$NT_PUB1" rx_packets)" 6 &&
+	st_ge "side 1 peer rx_packets" "$(nt_peer_stat 1 "$NT_PUB2" rx_packets)" 6 &&
+	for k in drop_auth drop_replay drop_source drop_bad_type drop_bad_length drop_handshake; do
+		st_eq "side 2 device $k" "$(nt_dev_stat 2 $k)" 0 || return 1
+	done
+	# Idle now: what one side sent, the other received, byte for byte.
+	st_eq "side 1 tx_bytes vs side 2 rx_bytes" "$(nt_peer_stat 1 "$NT_PUB2" tx_bytes)" \
+		"$(nt_peer_stat 2 "$NT_PUB1" rx_bytes)" &&
+	st_eq "side 2 tx_bytes vs side 1 rx_bytes" "$(nt_peer_stat 2 "$NT_PUB1" tx_bytes)" \
+		"$(nt_peer_stat 1 "$NT_PUB2" rx_bytes)"
+}
+
+check_endpoint() {	# side 2 knows side 1 at $1
+	st_eq "side 2's endpoint of side 1" \
+		"$(nt_json 2 '.peers[0].endpoint')" "$1"
+}
+
+# traffic_start: iperf3 TCP and UDP from side 1 to side 2, 30 s, background
+traffic_start() {
+	local p
+	for p in 5201 5202; do
+		nt_x 2 iperf3 -s -D -p $p -B "$NT_IN4_2" -I "$st_tmp/srv$p.pid" || return 1
+		st_defer "kill \$(cat $st_tmp/srv$p.pid)"
+	done
+	sleep 0.5
+	nt_x 1 iperf3 -c "$NT_IN4_2" -p 5201 -t 30 > "$st_tmp/tcp.out" 2>&1 &
+	TCP=$!
+	st_defer "kill $TCP"
+	nt_x 1 iperf3 -c "$NT_IN4_2" -p 5202 -u -b 20M -t 30 > "$st_tmp/udp.out" 2>&1 &
+	UDP=$!
+	st_defer "kill $UDP"
+	sleep 3
+	# Both flows are moving.
+	local a b
+	a=$(nt_dev_stat 2 rx_bytes)
+	sleep 1
+	b=$(nt_dev_stat 2 rx_bytes)
+	[ "$b" -gt "$a" ] || { echo "rx_bytes on side 2 did not grow ($a -> $b)"; cat "$st_tmp"/*.out; return 1; }
+}
+
+traffic_stop() {
+	kill "$TCP" "$UDP" 2> /dev/null
+	wait "$TCP" "$UDP" 2> /dev/null
+	for p in 5201 5202; do
+		kill "$(cat "$st_tmp/srv$p.pid" 2> /dev/null)" 2> /dev/null
+	done
+	true
+}
+
+del_with_traffic() {
+	traffic_start || return 1
+	timeout 20 ip -n "$NT_NS1" link del "$NT_DEV" &&
+	timeout 20 ip -n "$NT_NS2" link del "$NT_DEV" || return 1
+	traffic_stop
+	! ip -n "$NT_NS1" link show "$NT_DEV" 2> /dev/null &&
+	! ip -n "$NT_NS2" link show "$NT_DEV" 2> /dev/null
+}
+
+rmmod_with_traffic() {
+	traffic_start || return 1
+	timeout 30 rmmod noise || return 1
+	traffic_stop
+	! grep -q '^noise ' /proc/modules || { echo "noise still loaded"; return 1; }
+	! ip -n "$NT_NS1" link show "$NT_DEV" 2> /dev/null ||
+		{ echo "noise0 survived rmmod"; return 1; }
+}
+
+# IPv6 outside; side 2 is not told where side 1 is: it learns it.
+up6() {
+	nt_up "$PROTO" 6 || return 1
+	sed -i '/^Endpoint/d' "$st_tmp/noise-2.conf"
+	nt_ctl 2 setconf "$NT_DEV" "$st_tmp/noise-2.conf" &&
+	check_endpoint null
+}
+
+nt_devs() {
+	nt_dev 1 && nt_dev 2
+}
+
+new_tunnel() {
+	nt_devs && nt_up "$PROTO" 4 && nt_ping_first 1 "$NT_IN4_2"
+}
+
+st_plan 27
+st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
+st_run_v "iperf3 TCP over the bare veth (baseline)" nt_iperf3 1 10.99.0.2 1
+st_must "load noise.ko" noise_load
+st_must "ip link add noise0 type noise in both namespaces" nt_devs
+st_run "noisectl monitor runs in nt1" monitor_start
+st_must "noisectl setconf on both sides ($PROTO, IPv4 outside)" nt_up "$PROTO" 4
+st_run "noisectl show: protocol, public key, port, peer" check_protocol
+st_run "ping through the tunnel: the first packet starts the handshake" nt_ping_first 1 "$NT_IN4_2"
+st_run "both sides have a session (latest handshake set)" nt_have_session
+st_run "ping6 inside, IPv4 outside" nt_ping 2 "$NT_IN6_1"
+st_run "noisectl monitor saw peer-added" monitor_saw peer-added "$NT_PUB2"
+st_run "noisectl monitor saw the handshake" monitor_saw handshake "$NT_PUB2"
+st_run "counters on both sides agree and count no drop" check_counters
+st_run_v "iperf3 TCP, IPv4 inside and outside" nt_iperf3 1 "$NT_IN4_2" 1
+st_run_v "iperf3 UDP, IPv4 inside and outside" nt_iperf3 2 "$NT_IN4_1" 0.5 -u -b 2M
+st_run_v "iperf3 TCP, IPv6 inside, IPv4 outside" nt_iperf3 2 "$NT_IN6_1" 1
+st_run_v "iperf3 UDP, IPv6 inside, IPv4 outside" nt_iperf3 1 "$NT_IN6_2" 0.5 -u -b 2M
+st_must "noisectl setconf with IPv6 endpoints, side 2 without side 1's" up6
+st_run "ping over IPv6 outside (a new handshake)" nt_ping_first 1 "$NT_IN4_2"
+st_run "ping6 inside, IPv6 outside" nt_ping 1 "$NT_IN6_2"
+st_run "side 2 learned side 1's IPv6 endpoint from the handshake" check_endpoint "[fd99::1]:$NT_PORT1"
+st_run_v "iperf3 TCP, IPv4 inside, IPv6 outside" nt_iperf3 1 "$NT_IN4_2" 1
+st_run_v "iperf3 UDP, IPv6 inside and outside" nt_iperf3 2 "$NT_IN6_1" 0.5 -u -b 2M
+st_run "both devices deleted with TCP and UDP traffic running" del_with_traffic
+st_must "a new tunnel: devices, setconf, ping" new_tunnel
+st_run "rmmod noise with devices up and traffic running" rmmod_with_traffic
+st_kmemleak_case "kmemleak scan clean after the tunnel and the module are gone"
+st_done

@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# noisectl's configuration verbs against a live tunnel between two
+# namespaces (default protocol, with a preshared key):
+# - showconf prints the config without the private key and PSK, and
+#   setconf of what showconf printed (plus the keys) gives the same showconf
+#   again and the same settings as the original file, tunnel still working
+# - syncconf keeps the session of an unchanged peer (the same handshake
+#   time before and after) while it adds, changes and removes others;
+#   addconf adds and keeps; set ... remove removes one peer
+# - a config file with a bad line names the file and line, changes nothing
+# - 1,000 peers with 10,000 allowed IPs: set with setconf and dumped back
+#   whole (noisectl show, and the raw netlink dump: split over several
+#   messages, every peer and allowed IP counted)
+source "$(dirname "$0")/lib.sh"
+
+st_need ip ping jq python3 timeout "$NOISECTL"
+grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
+
+PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
+
+# conf_norm FILE: the settings of a config file, one "section key value" a
+# line, sorted; keys lowercased, AllowedIPs split, FwMark as a number;
+# comments, PrivateKey and PresharedKey left out.
+conf_norm() {
+	python3 - "$1" <<-'EOF'
+	import sys
+	secs, cur = [], None
+	for line in open(sys.argv[1]):
+	    line = line.split('#', 1)[0].strip()
+	    if line.startswith('['):
+	        cur = {'section': line.lower(), 'allowedips': []}
+	        secs.append(cur)
+	    elif '=' in line and cur is not None:
+	        k, v = (x.strip() for x in line.split('=', 1))
+	        k = k.lower()
+	        if k in ('privatekey', 'presharedkey'):
+	            continue
+	        if k == 'allowedips':
+	            cur[k] += [a.strip() for a in v.split(',') if a.strip()]
+	        elif k == 'fwmark':
+	            cur[k] = str(int(v, 0)) if v != 'off' else '0'
+	        else:
+	            cur[k] = v
+	for s in secs:
+	    s['allowedips'] = ','.join(sorted(s['allowedips']))
+	for line in sorted(' '.join('%s=%s' % kv for kv in sorted(s.items())) for s in secs):
+	    print(line)
+	EOF
+}
+
+write_conf() {
+	cat > "$st_tmp/full.conf" <<-EOF
+	# side 1, written by the selftest
+	[Interface]
+	Protocol = $PROTO
+	PrivateKey = $NT_PRIV1
+	ListenPort = $NT_PORT1
+	FwMark = 0x1234
+
+	[Peer]
+	PublicKey = $NT_PUB2
+	PresharedKey = $NT_PSK
+	Endpoint = 10.99.0.2:$NT_PORT2
+	AllowedIPs = $NT_IN4_2/32, $NT_IN6_2/128, 10.20.0.0/16
+	PersistentKeepalive = 25
+
+	[Peer]
+	PublicKey = $FAKE1
+	Endpoint = [fd99::5]:4444
+	AllowedIPs = 10.30.0.0/24, fd30::/64, 10.31.1.1/32
+	EOF
+}
+
+setconf_full() {
+	FAKE1=$(nt_genkey 25519 | nt_pubkey) && FAKE2=$(nt_genkey 25519 | nt_pubkey) || return 1
+	write_conf
+	nt_ctl 1 setconf "$NT_DEV" "$st_tmp/full.conf" && nt_ping_first 1 "$NT_IN4_2" && nt_have_session
+}
+
+showconf_hides_keys() {
+	nt_ctl 1 showconf "$NT_DEV" > "$st_tmp/show1.conf" || return 1
+	cat "$st_tmp/show1.conf"
+	if grep -qF -e "$NT_PRIV1" -e "$NT_PSK" "$st_tmp/show1.conf"; then
+		echo "showconf printed a private key or PSK"; return 1
+	fi
+	if grep -Eiq '^[[:space:]]*(PrivateKey|PresharedKey)[[:space:]]*=' "$st_tmp/show1.conf"; then
+		echo "showconf has an uncommented PrivateKey/PresharedKey line"; return 1
+	fi
+	diff <(conf_norm "$st_tmp/full.conf") <(conf_norm "$st_tmp/show1.conf")
+}
+
+# the keys put back into what showconf printed
+with_keys() {	# IN OUT
+	awk -v priv="$NT_PRIV1" -v psk="$NT_PSK" -v pub="$NT_PUB2" '
+	{ print }
+	/^[ \t]*\[Interface\]/ { print "PrivateKey = " priv }
+	/^[ \t]*PublicKey[ \t]*=/ && index($0, pub) { print "PresharedKey = " psk }
+	' "$1" > "$2"
+}
+
+round_trip() {
+	with_keys "$st_tmp/show1.conf" "$st_tmp/again.conf"
+	nt_ctl 1 setconf "$NT_DEV" "$st_tmp/again.conf" || return 1
+	nt_ctl 1 showconf "$NT_DEV" > "$st_tmp/show2.conf" || return 1
+	diff -u "$st_tmp/show1.conf" "$st_tmp/show2.conf" &&
+	nt_ping 1 "$NT_IN4_2" && nt_ping 2 "$NT_IN6_1"
+}
+
+# peer_line FILE PUB KEY VALUE: in the [Peer] section of PUB, KEY's lines
+# become one "KEY = VALUE" (right after its PublicKey line).
+peer_line() {
+	awk -v p="$2" -v k="$3" -v v="$4" '
+	/^[ \t]*\[/ { in_p = 0 }
+	/^[ \t]*PublicKey[ \t]*=/ && index($0, p) { in_p = 1; print; print k " = " v; next }
+	in_p && $0 ~ "^[ \t]*" k "[ \t]*=" { next }
+	{ print }' "$1" > "$1.new" && mv "$1.new" "$1"
+	grep -qxF "$3 = $4" "$1"
+}
+
+syncconf_keeps() {
+	local t1 h1 t2
+	nt_ping 1 "$NT_IN4_2" > /dev/null
+	t1=$(nt_handshake_ns 1 "$NT_PUB2") && st_ge "handshake time before" "$t1" 1 || return 1
+	h1=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
+	# The tunnel peer unchanged; the other peer changed; a third added.
+	with_keys "$st_tmp/show1.conf" "$st_tmp/sync.conf"
+	peer_line "$st_tmp/sync.conf" "$FAKE1" AllowedIPs "10.30.0.0/24, fd30::/64" || return 1
+	printf '\n[Peer]\nPublicKey = %s\nAllowedIPs = 10.40.0.0/16\n' "$FAKE2" >> "$st_tmp/sync.conf"
+	nt_ctl 1 syncconf "$NT_DEV" "$st_tmp/sync.conf" || return 1
+	t2=$(nt_handshake_ns 1 "$NT_PUB2")
+	st_eq "latest handshake after syncconf" "$t2" "$t1" &&
+	st_eq "peers" "$(nt_json 1 '.peers | length')" 3 &&
+	st_eq "FAKE2 allowed IPs" "$(nt_json 1 --arg k "$FAKE2" '.peers[] | select(.public_key == $k) | .allowed_ips | join(",")')" 10.40.0.0/16 &&
+	st_eq "FAKE1 allowed IPs" "$(nt_json 1 --arg k "$FAKE1" '.peers[] | select(.public_key == $k) | .allowed_ips | sort | join(",")')" "10.30.0.0/24,fd30::/64" &&
+	nt_ping 1 "$NT_IN4_2" &&
+	st_eq "latest handshake after syncconf and ping" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
+	st_eq "handshakes of the tunnel peer" "$(nt_peer_stat 1 "$NT_PUB2" handshakes)" "$h1"
+}
+
+syncconf_removes() {
+	local t1
+	t1=$(nt_handshake_ns 1 "$NT_PUB2")
+	with_keys "$st_tmp/show1.conf" "$st_tmp/sync2.conf"
+	# leave FAKE1 out: cut its [Peer] section
+	awk -v p="$FAKE1" '
+	/^[ \t]*\[/ { flush(); buf = $0 "\n"; drop = 0; next }
+	{ buf = buf $0 "\n"; if (index($0, p)) drop = 1 }
+	function flush() { if (!drop) printf "%s", buf; buf = "" }
+	END { flush() }' "$st_tmp/sync2.conf" > "$st_tmp/sync3.conf"
+	grep -qF "$FAKE1" "$st_tmp/sync3.conf" && { echo "could not cut the peer"; return 1; }
+	nt_ctl 1 syncconf "$NT_DEV" "$st_tmp/sync3.conf" || return 1
+	st_eq "peers" "$(nt_json 1 '.peers | length')" 1 &&
+	st_eq "the one left" "$(nt_json 1 '.peers[0].public_key')" "$NT_PUB2" &&
+	st_eq "latest handshake" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
+	nt_ping 1 "$NT_IN4_2"
+}
+
+addconf_adds() {
+	local t1
+	t1=$(nt_handshake_ns 1 "$NT_PUB2")
+	printf '[Peer]\nPublicKey = %s\nAllowedIPs = 10.50.0.0/16, fd50::/48\n' "$FAKE1" > "$st_tmp/add.conf"
+	nt_ctl 1 addconf "$NT_DEV" "$st_tmp/add.conf" || return 1
+	st_eq "peers" "$(nt_json 1 '.peers | length')" 2 &&
+	st_eq "latest handshake" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
+	nt_ping 1 "$NT_IN4_2"
+}
+
+set_remove() {
+	nt_ctl 1 set "$NT_DEV" peer "$FAKE1" remove || return 1
+	st_eq "peers" "$(nt_json 1 '.peers | length')" 1 &&
+	st_eq "the one left" "$(nt_json 1 '.peers[0].public_key')" "$NT_PUB2"
+}
+
+bad_line() {	# LINE-TEXT: a config whose line 9 is LINE-TEXT is refused
+	local err rc
+	nt_ctl 1 showconf "$NT_DEV" > "$st_tmp/before.conf" || return 1
+	{
+		echo "[Interface]"
+		echo "PrivateKey = $NT_PRIV1"
+		echo "ListenPort = 40000"
+		echo
+		echo "[Peer]"
+		echo "PublicKey = $FAKE2"
+		echo "AllowedIPs = 10.60.0.0/16"
+		echo "# line 8"
+		echo "$1"
+	} > "$st_tmp/bad.conf"
+	err=$(nt_ctl 1 setconf "$NT_DEV" "$st_tmp/bad.conf" 2>&1 > /dev/null)
+	rc=$?
+	echo "noisectl: exit $rc, said: $err"
+	[ $rc != 0 ] || { echo "accepted"; return 1; }
+	st_eq "lines of the message" "$(echo "$err" | wc -l)" 1 &&
+	[[ "$err" == *"$st_tmp/bad.conf:9:"* ]] || { echo "does not name bad.conf:9"; return 1; }
+	nt_ctl 1 showconf "$NT_DEV" | diff -u "$st_tmp/before.conf" -
+}
+
+many_conf() {	# 1000 peers, 10 allowed IPs each (5 IPv4, 5 IPv6)
+	python3 - "$st_tmp/many.conf" "$st_tmp/many.expect" "$NT_PRIV1" <<-'EOF'
+	import base64, ipaddress, os, sys
+	conf, expect, priv = sys.argv[1:4]
+	with open(conf, 'w') as c, open(expect, 'w') as e:
+	    c.write('[Interface]\nProtocol = Noise_IK_25519_ChaChaPoly_BLAKE2s\n'
+	            'PrivateKey = %s\nListenPort = 52000\n' % priv)
+	    for p in range(1000):
+	        pub = base64.b64encode(os.urandom(32)).decode()
+	        ips = ['10.%d.%d.%d/32' % (100 + p // 250, p % 250, i) for i in range(1, 6)]
+	        ips += ['%s/128' % ipaddress.IPv6Address('fd77:%x::%x' % (p, i)) for i in range(1, 6)]
+	        c.write('\n[Peer]\nPublicKey = %s\nAllowedIPs = %s\n' % (pub, ', '.join(ips)))
+	        for ip in ips:
+	            e.write('%s %s\n' % (pub, ip))
+	EOF
+	sort -o "$st_tmp/many.expect" "$st_tmp/many.expect"
+	wc -l < "$st_tmp/many.expect"
+}
+
+many_set() {
+	local t0 t1
+	nt_x 1 ip link add noise1 type noise || return 1
+	t0=$(date +%s.%N)
+	nt_ctl 1 setconf noise1 "$st_tmp/many.conf" || return 1
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "setconf of 1000 peers: %.1f s\n", b - a }'
+}
+
+many_show() {
+	local n
+	n=$(nt_ctl 1 show noise1 peers | wc -l)
+	st_eq "noisectl show noise1 peers" "$n" 1000 || return 1
+	nt_ctl 1 show noise1 allowed-ips |
+		awk '{ for (i = 2; i <= NF; i++) print $1, $i }' | sort > "$st_tmp/many.got"
+	echo "allowed IPs: $(wc -l < "$st_tmp/many.got")"
+	diff "$st_tmp/many.expect" "$st_tmp/many.got" > "$st_tmp/many.diff" ||
+		{ head -n 20 "$st_tmp/many.diff"; return 1; }
+}
+
+many_json() {
+	st_eq "show --json: peers" "$(nt_ctl 1 show noise1 --json | jq '.peers | length')" 1000 &&
+	st_eq "show --json: allowed IPs" \
+		"$(nt_ctl 1 show noise1 --json | jq '[.peers[].allowed_ips[]] | length')" 10000
+}
+
+many_raw() {
+	local out
+	out=$(nt_x 1 $NL dump noise1 --count) || { echo "$out"; return 1; }
+	echo "raw dump: $out"
+	[[ "$out" =~ messages=([0-9]+)\ peers=([0-9]+)\ allowedips=([0-9]+) ]] || return 1
+	st_ge "messages" "${BASH_REMATCH[1]}" 2 &&
+	st_eq "peers" "${BASH_REMATCH[2]}" 1000 &&
+	st_eq "allowed IPs" "${BASH_REMATCH[3]}" 10000
+}
+
+tunnel() {
+	nt_dev 1 && nt_dev 2 && nt_up "$PROTO" 4
+}
+
+st_plan 18
+st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
+st_must "load noise.ko" noise_load
+st_must "a tunnel, setconf on both sides" tunnel
+st_must "setconf side 1: two peers, fwmark, keepalive, PSK; ping" setconf_full
+st_run_v "showconf: the same settings, no private key or PSK" showconf_hides_keys
+st_run "setconf of showconf's output: the same showconf, tunnel works" round_trip
+st_run "syncconf keeps the session (same handshake time) and changes the rest" syncconf_keeps
+st_run "syncconf removes a peer left out, keeps the session" syncconf_removes
+st_run "addconf adds a peer, keeps the session" addconf_adds
+st_run "set peer ... remove" set_remove
+st_run_v "setconf with an out-of-range prefix names file and line, changes nothing" bad_line "AllowedIPs = 10.0.0.0/33"
+st_run_v "setconf with an unknown key names file and line, changes nothing" bad_line "Bogus = 1"
+st_run_v "setconf with a bad base64 key names file and line, changes nothing" bad_line "PublicKey = not-base64!"
+st_must "a config of 1000 peers with 10 allowed IPs each" many_conf
+st_run_v "setconf of 1000 peers on noise1" many_set
+st_run_v "noisectl show: 1000 peers, the 10000 allowed IPs configured" many_show
+st_run "noisectl show --json: 1000 peers, 10000 allowed IPs" many_json
+st_run_v "raw netlink dump: several messages, 1000 peers, 10000 allowed IPs" many_raw
+st_done

@@ -1,0 +1,208 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the tunnel refuses, and the counters that say why (Noise_IK, two
+# namespaces over veth, noisectl):
+# - the veth carries only UDP between the listen ports: an inner ping's
+#   payload never shows in clear (the same probe sees it without the tunnel)
+# - cryptokey routing: an inner source outside the sender's allowed IPs is
+#   dropped (drop_source), IPv4 and IPv6, until `noisectl set allowed-ips`
+#   allows it; a destination no peer has is dropped with an ICMP
+#   unreachable (drop_no_peer)
+# - a peer with the wrong private key, or an initiator with the wrong
+#   public key for its responder, gets nothing through (drop_handshake, no
+#   session, no byte received); with the right keys it works again
+# - mismatched protocols (hash, cipher, pattern) never half-work: no session
+#   on either side, counted
+# - forged UDP (captured transport messages sent again from another port):
+#   replayed (drop_replay), with a new counter the tag does not cover
+#   (drop_auth), cut short (drop_bad_length), an unknown type
+#   (drop_bad_type), an unknown receiver index (drop_unknown_index); each
+#   counted once, none delivers anything
+source "$(dirname "$0")/lib.sh"
+
+st_need ip ping jq python3 timeout "$NOISECTL"
+grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
+
+PROTO=Noise_IK_25519_ChaChaPoly_BLAKE2s
+UDP="python3 $st_here/udp.py"
+PATTERN=6e6f6973652d73656c667465737421aa	# "noise-selftest!" and 0xaa
+
+fresh() {	# PROTO1 [PROTO2]: new devices and keys, both sides
+	nt_x 1 ip link del "$NT_DEV" 2> /dev/null
+	nt_x 2 ip link del "$NT_DEV" 2> /dev/null
+	nt_dev 1 && nt_dev 2 && nt_up "$1" 4 || return 1
+	if [ -n "${2:-}" ] && [ "$2" != "$1" ]; then
+		sed -i "s/^Protocol = .*/Protocol = $2/" "$st_tmp/noise-1.conf"
+		nt_ctl 1 setconf "$NT_DEV" "$st_tmp/noise-1.conf" || return 1
+		st_eq "side 1 protocol" "$(nt_json 1 .protocol)" "$2" || return 1
+	fi
+}
+
+delta() {	# delta VAR SIDE KEY: VAR=<counter now> - <counter saved in VAR>
+	local now
+	now=$(nt_dev_stat "$2" "$3") || return 1
+	printf -v "$1" '%s' $((now - ${!1}))
+}
+
+# clear_wire: the payload of an inner ping, seen on side 2's veth
+wire_probe() {	# ADDR: ping ADDR from side 1 with the pattern
+	st_capture_start "$st_tmp/grep.out" nt_x 2 $UDP grep veth0 60 "$PATTERN" || return 1
+	nt_x 1 ping -c 3 -i 0.2 -W 2 -q -p "$PATTERN" "$1" > /dev/null
+	st_capture_stop "$st_tmp/grep.out"
+	cat "$st_tmp/grep.out"
+}
+
+probe_works() {
+	local out
+	out=$(wire_probe 10.99.0.2)
+	echo "bare veth: $out"
+	[[ "$out" =~ match=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 3 ]
+}
+
+no_clear_text() {
+	local out
+	out=$(wire_probe "$NT_IN4_2")
+	echo "through the tunnel: $out"
+	[[ "$out" =~ frames=([0-9]+)\ match=([0-9]+) ]] &&
+	st_ge "frames on the veth" "${BASH_REMATCH[1]}" 3 &&
+	st_eq "frames with the ping's payload in clear" "${BASH_REMATCH[2]}" 0
+}
+
+source_filter() {	# FAMILY: a second inner address on side 1, not allowed
+	local src dst d
+	if [ "$1" = 6 ]; then src=fd10::11 dst=$NT_IN6_2; else src=10.10.0.11 dst=$NT_IN4_2; fi
+	nt_x 1 ip addr add "$src" dev "$NT_DEV" nodad 2> /dev/null ||
+		nt_x 1 ip addr add "$src" dev "$NT_DEV"
+	d=$(nt_dev_stat 2 drop_source)
+	nt_x 1 ping -c 3 -i 0.2 -W 1 -q -I "$src" "$dst" && { echo "a ping from $src got through"; return 1; }
+	delta d 2 drop_source && st_ge "side 2 drop_source grew by" "$d" 3
+}
+
+allow_source() {
+	nt_ctl 2 set "$NT_DEV" peer "$NT_PUB1" allowed-ips \
+		"$NT_IN4_1/32,10.10.0.11/32,$NT_IN6_1/128,fd10::11/128" || return 1
+	nt_json 2 '.peers[0].allowed_ips[]' | sort > "$st_tmp/aips"
+	printf '%s\n' "$NT_IN4_1/32" 10.10.0.11/32 "$NT_IN6_1/128" fd10::11/128 | sort > "$st_tmp/want"
+	diff "$st_tmp/want" "$st_tmp/aips" || return 1
+	nt_ping 1 "$NT_IN4_2" && nt_x 1 ping -c 3 -i 0.2 -w 8 -q -I 10.10.0.11 "$NT_IN4_2" &&
+	nt_x 1 ping -c 3 -i 0.2 -w 8 -q -I fd10::11 "$NT_IN6_2"
+}
+
+no_peer() {
+	local d out
+	d=$(nt_dev_stat 1 drop_no_peer)
+	out=$(nt_x 1 ping -c 2 -i 0.3 -W 1 10.10.0.99 2>&1)
+	echo "$out"
+	echo "$out" | grep -q 'Unreachable' || { echo "no ICMP unreachable"; return 1; }
+	delta d 1 drop_no_peer && st_ge "side 1 drop_no_peer grew by" "$d" 2
+}
+
+# nothing_through: side 1 pings side 2 and nothing arrives: no answer,
+# side 2 counts a refused handshake, has no session and received nothing.
+nothing_through() {
+	nt_noping 1 "$NT_IN4_2" || return 1
+	sleep 1
+	st_ge "side 2 drop_handshake" "$(nt_dev_stat 2 drop_handshake)" 1 &&
+	st_eq "side 2 rx_bytes" "$(nt_dev_stat 2 rx_bytes)" 0 &&
+	st_eq "side 2 handshakes" "$(nt_dev_stat 2 handshakes)" 0 &&
+	st_eq "side 1 handshakes" "$(nt_dev_stat 1 handshakes)" 0
+}
+
+wrong_private_key() {
+	fresh "$PROTO" || return 1
+	# Side 1 now claims to be side 1 with another private key.
+	nt_genkey 25519 > "$st_tmp/impostor.key" &&
+	nt_ctl 1 set "$NT_DEV" private-key "$st_tmp/impostor.key" || return 1
+	nothing_through
+}
+
+wrong_peer_key() {
+	fresh "$PROTO" || return 1
+	local other
+	other=$(nt_genkey 25519 | nt_pubkey) || return 1
+	sed -i "s|^PublicKey = .*|PublicKey = $other|" "$st_tmp/noise-1.conf"
+	nt_ctl 1 setconf "$NT_DEV" "$st_tmp/noise-1.conf" || return 1
+	nothing_through
+}
+
+right_keys_again() {
+	sed -i "s|^PublicKey = .*|PublicKey = $NT_PUB2|" "$st_tmp/noise-1.conf"
+	nt_ctl 1 setconf "$NT_DEV" "$st_tmp/noise-1.conf" && nt_ping_first 1 "$NT_IN4_2" && nt_have_session
+}
+
+mismatch() {	# PROTO_OF_SIDE_1: side 2 runs $PROTO
+	local k total=0
+	fresh "$PROTO" "$1" || return 1
+	nt_noping 1 "$NT_IN4_2" || return 1
+	nt_noping 2 "$NT_IN4_1" || return 1
+	sleep 1
+	for k in handshakes rx_bytes; do
+		st_eq "side 1 $k" "$(nt_dev_stat 1 $k)" 0 || return 1
+		st_eq "side 2 $k" "$(nt_dev_stat 2 $k)" 0 || return 1
+	done
+	for s in 1 2; do
+		for k in drop_handshake drop_bad_type drop_bad_length drop_unknown_index drop_auth; do
+			total=$((total + $(nt_dev_stat $s $k)))
+		done
+	done
+	st_ge "handshake messages refused and counted (both sides)" "$total" 1
+}
+
+# capture: transport messages from side 1 to side 2 while a session is up
+capture() {
+	fresh "$PROTO" && nt_ping_first 1 "$NT_IN4_2" || return 1
+	st_capture_start "$st_tmp/captured" nt_x 2 $UDP sniff veth0 "$NT_PORT2" 60 || return 1
+	nt_ping 1 "$NT_IN4_2" 5 > /dev/null
+	st_capture_stop "$st_tmp/captured"
+	grep -v '^#' "$st_tmp/captured" > "$st_tmp/msgs"
+	tail -n 1 "$st_tmp/captured"
+	st_ge "transport messages captured" "$(wc -l < "$st_tmp/msgs")" 5
+}
+
+forged() {	# COUNTER HOW...: send every captured message changed by HOW
+	local key=$1 d r m n
+	shift
+	d=$(nt_dev_stat 2 "$key")
+	r=$(nt_dev_stat 2 rx_packets)
+	n=0
+	while read -r m; do
+		if [ $# -gt 0 ]; then
+			m=$($UDP mangle "$m" "$@") || return 1
+		fi
+		nt_x 1 $UDP send 10.99.0.2 "$NT_PORT2" "$m" || return 1
+		n=$((n + 1))
+	done < "$st_tmp/msgs"
+	sleep 1
+	delta d 2 "$key" && st_eq "side 2 $key grew by" "$d" "$n" &&
+	st_eq "side 2 rx_packets" "$(nt_dev_stat 2 rx_packets)" "$r"
+}
+
+first_tunnel() {
+	fresh "$PROTO" && nt_ping_first 1 "$NT_IN4_2"
+}
+
+st_plan 22
+st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
+st_must "load noise.ko" noise_load
+st_must "a tunnel ($PROTO), ping through it" first_tunnel
+st_run_v "the wire probe sees a ping's payload on the bare veth" probe_works
+st_run_v "through the tunnel the veth never shows it in clear" no_clear_text
+st_run "IPv4 source outside the peer's allowed IPs: dropped, drop_source" source_filter 4
+st_run "IPv6 source outside the peer's allowed IPs: dropped, drop_source" source_filter 6
+st_run "noisectl set allowed-ips lets them through" allow_source
+st_run_v "no peer for the destination: ICMP unreachable, drop_no_peer" no_peer
+st_run "a peer with the wrong private key gets nothing through" wrong_private_key
+st_run "an initiator with the wrong key for its responder gets nothing through" wrong_peer_key
+st_run "with the right keys it works again" right_keys_again
+st_run "mismatched hash (BLAKE2s vs SHA256): no session, counted" mismatch Noise_IK_25519_ChaChaPoly_SHA256
+st_run "mismatched cipher (ChaChaPoly vs AESGCM): no session, counted" mismatch Noise_IK_25519_AESGCM_BLAKE2s
+st_run "mismatched pattern (IK vs XX): no session, counted" mismatch Noise_XX_25519_ChaChaPoly_BLAKE2s
+st_run_v "transport messages captured on the veth" capture
+st_run "replayed transport messages: drop_replay" forged drop_replay
+st_run "a new counter the tag does not cover: drop_auth" forged drop_auth counter 0x100000
+st_run "cut short of the transport header: drop_bad_length" forged drop_bad_length truncate 12
+st_run "an unknown message type: drop_bad_type" forged drop_bad_type type 0xee
+st_run "an unknown receiver index: drop_unknown_index" forged drop_unknown_index index
+st_kmemleak_case "kmemleak scan clean"
+st_done

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Raw UDP for the noise selftests: see and forge what goes over the veth.
+#
+#   udp.py sniff IFACE PORT SECONDS
+#       prints, one hex line each, the UDP payloads (IPv4 or IPv6) to PORT
+#       seen on IFACE for SECONDS (AF_PACKET; no tcpdump needed); then a
+#       line "# frames=N udp=M" (every frame, those to PORT)
+#   (sniff and grep print "# ready" first, once they capture, and stop
+#   early once the file $UDP_STOP exists)
+#   udp.py grep IFACE SECONDS HEX
+#       counts the frames on IFACE in SECONDS that contain the bytes HEX
+#       anywhere: "# frames=N match=M"
+#   udp.py send ADDR PORT HEX...
+#       sends every HEX as one UDP datagram to ADDR:PORT from an ephemeral
+#       port
+#   udp.py mangle HEX flip|truncate N|type T|counter N|index
+#       one payload changed: its last byte flipped, cut to N bytes, its
+#       first byte set to T, N added to the transport counter (__le64 at
+#       byte 8, Documentation/wire-format.rst), or its receiver index
+#       (__le32 at byte 4) inverted
+
+import binascii
+import os
+import select
+import socket
+import struct
+import sys
+import time
+
+ETH_P_ALL = 0x0003
+
+
+def frames(iface, seconds):
+    """Frames received on iface for at most seconds, or until the file
+    $UDP_STOP exists (the caller creates it when its traffic is done)."""
+    stop = os.environ.get('UDP_STOP')
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    s.bind((iface, ETH_P_ALL))  # protocol 0 would stop all reception
+    # The caller waits for this line before it sends (st_wait_ready).
+    print('# ready', flush=True)
+    end = time.time() + seconds
+    while True:
+        left = end - time.time()
+        if left <= 0:
+            return
+        if stop and os.path.exists(stop):
+            return
+        r, _, _ = select.select([s], [], [], min(left, 0.2))
+        if r:
+            data, addr = s.recvfrom(65535)
+            if addr[2] == socket.PACKET_OUTGOING:
+                continue
+            yield data
+
+
+def udp_payload(frame):
+    """(dport, payload) of an Ethernet frame with IPv4/IPv6 UDP, or None."""
+    if len(frame) < 14:
+        return None
+    ethertype = struct.unpack('!H', frame[12:14])[0]
+    ip = frame[14:]
+    if ethertype == 0x0800 and len(ip) >= 20:
+        ihl = (ip[0] & 0xf) * 4
+        if ip[9] != 17:
+            return None
+        udp = ip[ihl:]
+    elif ethertype == 0x86dd and len(ip) >= 40:
+        if ip[6] != 17:
+            return None
+        udp = ip[40:]
+    else:
+        return None
+    if len(udp) < 8:
+        return None
+    dport, ulen = struct.unpack('!HH', udp[2:6])
+    return dport, udp[8:ulen]
+
+
+def main(argv):
+    if argv[1] == 'sniff':
+        iface, port, secs = argv[2], int(argv[3]), float(argv[4])
+        n = m = 0
+        for f in frames(iface, secs):
+            n += 1
+            u = udp_payload(f)
+            if u and u[0] == port:
+                m += 1
+                print(u[1].hex(), flush=True)
+        print('# frames=%d udp=%d' % (n, m))
+    elif argv[1] == 'grep':
+        iface, secs, pat = argv[2], float(argv[3]), bytes.fromhex(argv[4])
+        n = m = 0
+        for f in frames(iface, secs):
+            n += 1
+            if pat in f:
+                m += 1
+        print('# frames=%d match=%d' % (n, m))
+    elif argv[1] == 'send':
+        addr, port = argv[2], int(argv[3])
+        fam = socket.AF_INET6 if ':' in addr else socket.AF_INET
+        s = socket.socket(fam, socket.SOCK_DGRAM)
+        for h in argv[4:]:
+            s.sendto(binascii.unhexlify(h), (addr, port))
+    elif argv[1] == 'mangle':
+        p = bytearray(bytes.fromhex(argv[2]))
+        if argv[3] == 'flip':
+            p[-1] ^= 0x80
+        elif argv[3] == 'truncate':
+            p = p[:int(argv[4])]
+        elif argv[3] == 'type':
+            p[0] = int(argv[4], 0)
+        elif argv[3] == 'counter':
+            c = struct.unpack_from('<Q', p, 8)[0] + int(argv[4], 0)
+            struct.pack_into('<Q', p, 8, c & (2**64 - 1))
+        elif argv[3] == 'index':
+            i = struct.unpack_from('<I', p, 4)[0] ^ 0xffffffff
+            struct.pack_into('<I', p, 4, i)
+        print(bytes(p).hex())
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
