@@ -161,6 +161,90 @@ static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
 }
 
 /**
+ * noise_device_ident_prepare() - the identity a set request asks for.
+ * @nd: the device (conf_lock held).
+ * @protocol: the new protocol, or NULL to keep the current one.
+ * @private_key: the new private key (dh_len of the resulting protocol;
+ *	all zero: none), or NULL: none with a new protocol, else unchanged.
+ * @extack: the reason of a refusal.
+ *
+ * Allocates and computes everything; changes nothing. Hand the result to
+ * noise_device_ident_commit() (cannot fail) or noise_device_ident_abort().
+ * Context: process, conf_lock held.
+ * Return: the identity or ERR_PTR(-errno).
+ */
+struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
+						  const char *protocol,
+						  const u8 *private_key,
+						  struct netlink_ext_ack *extack)
+{
+	struct noise_identity *cur = noise_ident(nd), *id;
+	unsigned int len;
+	int err;
+
+	lockdep_assert_held(&nd->conf_lock);
+	if (protocol) {
+		id = noise_ident_new(protocol, extack, &err);
+		if (!id)
+			return ERR_PTR(err);
+	} else {
+		id = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
+		if (!id)
+			return ERR_PTR(-ENOMEM);
+	}
+	if (!private_key)
+		return id;
+	len = id->proto.info.dh_len;
+	memzero_explicit(id->private_key, sizeof(id->private_key));
+	memset(id->public_key, 0, sizeof(id->public_key));
+	memset(id->mac1_key, 0, sizeof(id->mac1_key));
+	id->has_key = memchr_inv(private_key, 0, len);
+	if (id->has_key) {
+		memcpy(id->private_key, private_key, len);
+		err = noise_dh_public(id->proto.info.dh, id->public_key, id->private_key);
+		if (err) {
+			kfree_sensitive(id);
+			return ERR_PTR(err);
+		}
+		noise_hs_mac1_key(id->mac1_key, id->public_key, len);
+	}
+	return id;
+}
+
+/**
+ * noise_device_ident_commit() - install a prepared identity; cannot fail.
+ * @nd: the device (conf_lock held).
+ * @id: from noise_device_ident_prepare().
+ *
+ * A new protocol removes every peer first; then every session and
+ * handshake goes, a peer with our own new public key is removed, and the
+ * others' keys are derived again.
+ * Context: process, conf_lock held.
+ */
+void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id)
+{
+	unsigned int len = id->proto.info.dh_len;
+	struct noise_peer *peer, *tmp;
+
+	lockdep_assert_held(&nd->conf_lock);
+	if (strcmp(noise_ident(nd)->proto.name, id->proto.name))
+		noise_peer_remove_all(nd);
+	noise_ident_swap(nd, id);
+	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
+			noise_peer_remove(peer);
+		else
+			noise_peer_derive_keys(peer);
+	}
+}
+
+/** noise_device_ident_abort() - drop a prepared identity. */
+void noise_device_ident_abort(struct noise_identity *id)
+{
+	kfree_sensitive(id);
+}
+
+/**
  * noise_device_set_protocol() - change the protocol.
  * @nd: the device (conf_lock held).
  * @name: the protocol name.

@@ -209,4 +209,12 @@ enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *ms
 void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 		      struct noise_stats *out);
 
+/* A set request's identity change in two steps (netlink.c). */
+struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
+						  const char *protocol,
+						  const u8 *private_key,
+						  struct netlink_ext_ack *extack);
+void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id);
+void noise_device_ident_abort(struct noise_identity *id);
+
 #endif /* _NOISE_TUNNEL_DEVICE_H */

@@ -89,17 +89,42 @@ struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_k
 		return ERR_PTR(-EEXIST);
 	if (id->has_key && !memcmp(public_key, id->public_key, len))
 		return ERR_PTR(-EINVAL);
-	peer = kzalloc(sizeof(*peer), GFP_KERNEL);
+	peer = noise_peer_alloc(nd, public_key, len, GFP_KERNEL);
+	if (!IS_ERR(peer))
+		noise_peer_add(peer);
+	return peer;
+}
+
+/**
+ * noise_peer_alloc() - a peer, allocated and initialised but not added.
+ * @nd: the device.
+ * @public_key: its static public key.
+ * @key_len: its length: the DH length of the protocol it will be added
+ *	under (a request may change the protocol after allocating).
+ * @gfp: allocation flags.
+ *
+ * No event, no keys derived (noise_peer_add() does both). Free an unadded
+ * peer with noise_peer_free_unadded().
+ * Context: process, conf_lock held.
+ * Return: the peer or ERR_PTR(-ENOMEM).
+ */
+struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_key,
+				    unsigned int key_len, gfp_t gfp)
+{
+	struct noise_peer *peer;
+
+	peer = kzalloc(sizeof(*peer), gfp);
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
 	peer->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_stats);
 	if (!peer->stats)
 		goto err_peer;
-	if (dst_cache_init(&peer->endpoint_cache, GFP_KERNEL))
+	if (dst_cache_init(&peer->endpoint_cache, gfp))
 		goto err_stats;
 	peer->nd = nd;
-	memcpy(peer->public_key, public_key, len);
-	noise_peer_derive_keys(peer);
+	if (WARN_ON(key_len > NOISE_MAX_DHLEN))
+		goto err_cache;
+	memcpy(peer->public_key, public_key, key_len);
 	rwlock_init(&peer->endpoint_lock);
 	spin_lock_init(&peer->keypairs.lock);
 	skb_queue_head_init(&peer->staged);
@@ -110,12 +135,9 @@ struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_k
 	noise_timers_init(peer);
 	kref_init(&peer->ref);
 	peer->internal_id = atomic64_inc_return(&noise_peer_counter);
-	list_add_tail_rcu(&peer->list, &nd->peer_list);
-	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(public_key, len)]);
-	nd->num_peers++;
-	nd->peer_gen++;
-	noise_netlink_notify_peer_add(peer);
 	return peer;
+err_cache:
+	dst_cache_destroy(&peer->endpoint_cache);
 err_stats:
 	free_percpu(peer->stats);
 err_peer:
@@ -123,6 +145,37 @@ err_peer:
 	return ERR_PTR(-ENOMEM);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
+
+/**
+ * noise_peer_add() - add an allocated peer to its device; cannot fail.
+ * @peer: from noise_peer_alloc(); the caller has checked that no peer has
+ *	its key, that it is not ours and that NOISE_MAX_PEERS is not reached.
+ *
+ * Derives its keys from the device's identity now, links it and sends the
+ * peer-added event.
+ * Context: process, conf_lock held.
+ */
+void noise_peer_add(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+	unsigned int len = noise_peer_dh_len(nd);
+
+	lockdep_assert_held(&nd->conf_lock);
+	noise_peer_derive_keys(peer);
+	list_add_tail_rcu(&peer->list, &nd->peer_list);
+	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(peer->public_key, len)]);
+	nd->num_peers++;
+	nd->peer_gen++;
+	noise_netlink_notify_peer_add(peer);
+}
+
+/** noise_peer_free_unadded() - free a peer noise_peer_add() never saw. */
+void noise_peer_free_unadded(struct noise_peer *peer)
+{
+	dst_cache_destroy(&peer->endpoint_cache);
+	free_percpu(peer->stats);
+	kfree_sensitive(peer);
+}
 
 /**
  * noise_peer_lookup() - the peer with this static public key.
@@ -460,7 +513,6 @@ static void noise_keypair_free_rcu(struct rcu_head *rcu)
 
 	noise_cipher_free(kp->send);
 	noise_cipher_free(kp->recv);
-	noise_peer_put(kp->entry.peer);
 	kfree_sensitive(kp);
 }
 

@@ -193,6 +193,10 @@ struct noise_peer {
 };
 
 struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_key);
+struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_key,
+				    unsigned int key_len, gfp_t gfp);
+void noise_peer_add(struct noise_peer *peer);
+void noise_peer_free_unadded(struct noise_peer *peer);
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
 					  const u8 *salt, const u8 *hint);
