@@ -163,7 +163,7 @@ static void noise_hs_send_last(struct noise_hs *nhs)
 	}
 }
 
-/* Write message nhs->next_msgno into nhs->last_sent and send it. */
+/* Write message nhs->next_msgno into nhs->last_sent (the caller sends it). */
 static int noise_hs_write(struct noise_hs *nhs)
 {
 	struct noise_identity *id = noise_hs_ident(nhs->nd);
@@ -209,7 +209,6 @@ static int noise_hs_write(struct noise_hs *nhs)
 	nhs->last_sent_len = len;
 	nhs->next_msgno++;
 	nhs->retries = 0;
-	noise_hs_send_last(nhs);
 	return 0;
 }
 
@@ -337,6 +336,8 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 	atomic64_set(&peer->last_handshake, ktime_get_real_ns());
 	noise_timers_session_made(peer);
 	noise_netlink_notify_handshake(peer);
+	if (!confirmed)
+		noise_hs_send_last(nhs);
 	peer->hs = NULL;
 	noise_hs_free(nhs);
 	if (confirmed) {
@@ -361,8 +362,11 @@ static void noise_hs_advance(struct noise_hs *nhs, bool just_read)
 	case NOISE_ACTION_WRITE:
 		if (noise_hs_write(nhs))
 			break;
+		/* A final message goes out once its session can receive. */
 		if (noise_handshake_next(nhs->hs) == NOISE_ACTION_SPLIT)
 			noise_hs_complete(nhs, false);
+		else
+			noise_hs_send_last(nhs);
 		return;
 	case NOISE_ACTION_READ:
 		return;
@@ -484,8 +488,11 @@ drop:
 	noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 }
 
-/* A later message finished a session we already have: confirm it again. */
-static void noise_hs_late_final(struct noise_device *nd, __le32 index)
+/*
+ * A final message again, for a session we already have: our confirmation
+ * was lost; send a keepalive on it. Return: false if there is no session.
+ */
+static bool noise_hs_late_final(struct noise_device *nd, __le32 index)
 {
 	struct noise_index *e;
 	struct noise_peer *peer = NULL;
@@ -496,11 +503,12 @@ static void noise_hs_late_final(struct noise_device *nd, __le32 index)
 		peer = noise_peer_get_maybe_zero(e->peer);
 	rcu_read_unlock_bh();
 	if (!peer)
-		return;
+		return false;
 	local_bh_disable();
 	noise_send_keepalive(peer);
 	local_bh_enable();
 	noise_peer_put(peer);
+	return true;
 }
 
 /* Message 2 or later: continue the handshake it names. */
@@ -517,9 +525,9 @@ static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
 	rcu_read_unlock_bh();
 	if (!e) {
 		/* hs_lock keeps handshakes alive; a keypair may have it now. */
-		if (h->h.msgno == noise_hs_ident(nd)->proto.info.num_msgs)
-			noise_hs_late_final(nd, h->receiver_index);
-		noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
+		if (h->h.msgno != noise_hs_ident(nd)->proto.info.num_msgs ||
+		    !noise_hs_late_final(nd, h->receiver_index))
+			noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
 		return;
 	}
 	nhs = container_of(e, struct noise_hs, entry);
@@ -588,7 +596,9 @@ static void noise_hs_initiate(struct noise_peer *peer)
 	if (noise_hs_write(nhs)) {
 		peer->hs = NULL;
 		noise_hs_free(nhs);
+		return;
 	}
+	noise_hs_send_last(nhs);
 }
 
 /* Retransmission of the last message, or of an unconfirmed final one. */
