@@ -5,8 +5,9 @@
  * both ciphers: the stateful calls (noise_cipher_encrypt()/_decrypt(), the
  * nonce advancing by one per message; op=enc, dec) and the explicit-counter
  * ones (noise_cipher_take_nonce() + noise_cipher_encrypt_at(), and
- * noise_cipher_decrypt_at() with the message's nonce; op=enc_at, dec_at). A decryption batch opens messages that the
- * sending cipher state sealed, untimed, just before it. Each figure is
+ * noise_cipher_decrypt_at() with the message's nonce; op=enc_at, dec_at).
+ * A decryption batch opens messages that the sending cipher state sealed,
+ * untimed, just before it. Each figure is
  * timed in alternating samples with its bound, the same AEAD driver called
  * raw (aead_raw.c), and both are printed ("paired=1").
  */

@@ -138,6 +138,7 @@ static void noise_cipher_destroy(struct noise_cipher *c)
 
 	for (i = 0; i < ARRAY_SIZE(c->reqs); i++)
 		kfree_sensitive(c->reqs[i]);
+	kfree_sensitive(c->sreq);
 	crypto_free_aead(c->tfm);	/* frees the key with kfree_sensitive */
 	kfree_sensitive(c);
 }
@@ -150,8 +151,9 @@ static void noise_cipher_destroy(struct noise_cipher *c)
  *	allocates the transform with GFP_KERNEL whatever is asked, so @gfp
  *	must allow blocking (GFP_KERNEL); anything else is refused.
  *
- * Allocates the state, one AEAD transform and up to NOISE_SYNC_REQS
- * requests (one per possible CPU, at most 4) for the synchronous calls.
+ * Allocates the state, one AEAD transform, one request for the stateful
+ * synchronous calls and up to NOISE_SYNC_REQS requests (one per possible
+ * CPU, at most 4) for the synchronous explicit-nonce calls.
  * Context: process context, may sleep.
  * Return: the state, ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL) (bad @id, a key
  * the driver refuses, or @gfp that does not allow blocking).
@@ -190,6 +192,10 @@ struct noise_cipher *noise_cipher_new(enum noise_cipher_id id, const u8 *key,
 	c->nreqs = rounddown_pow_of_two(min_t(unsigned int, num_possible_cpus(),
 					      NOISE_SYNC_REQS));
 	err = -ENOMEM;
+	c->sreq = noise_req_alloc(id, reqsize, gfp);
+	if (!c->sreq)
+		goto err;
+	c->sreq->owner = c;
 	for (i = 0; i < c->nreqs; i++) {
 		c->reqs[i] = noise_req_alloc(id, reqsize, gfp);
 		if (!c->reqs[i])
@@ -251,24 +257,25 @@ static void noise_sync_put(struct noise_cipher *c, struct noise_crypt_req *r, in
 {
 	if (slot < 0)
 		kfree_sensitive(r);
-	else
+	else if (slot < NOISE_SYNC_REQS)
 		clear_bit_unlock(slot, &c->busy);
 }
 
 /*
  * One synchronous AEAD operation with nonce @n; waits for asynchronous
- * drivers. Touches no state of @c but a request it claims for the call, so
- * any number of these may run at once on one cipher state.
+ * drivers. A stateful call (serialized by the caller) uses the state's own
+ * request; any other touches no state of @c but a request it claims for
+ * the call, so any number of these may run at once on one cipher state.
  */
-int noise_crypt_sync(struct noise_cipher *c, bool enc, struct scatterlist *src,
-		     struct scatterlist *dst, unsigned int ad_len,
-		     unsigned int len, u64 n)
+int noise_crypt_sync(struct noise_cipher *c, bool stateful, bool enc,
+		     struct scatterlist *src, struct scatterlist *dst,
+		     unsigned int ad_len, unsigned int len, u64 n)
 {
 	DECLARE_CRYPTO_WAIT(wait);
 	struct noise_crypt_req *r;
-	int err, slot;
+	int err, slot = NOISE_SYNC_REQS;
 
-	r = noise_sync_get(c, &slot);
+	r = stateful ? c->sreq : noise_sync_get(c, &slot);
 	if (!r)
 		return -ENOMEM;
 	if (c->sync_alg) {
@@ -301,7 +308,7 @@ int noise_cipher_rekey(struct noise_cipher *c)
 
 	memset(c->scratch, 0, sizeof(c->scratch));
 	sg_init_one(&sg, c->scratch, sizeof(c->scratch));
-	err = noise_crypt_sync(c, true, &sg, &sg, 0, NOISE_KEY_LEN, U64_MAX);
+	err = noise_crypt_sync(c, true, true, &sg, &sg, 0, NOISE_KEY_LEN, U64_MAX);
 	if (!err)
 		err = crypto_aead_setkey(c->tfm, c->scratch, NOISE_KEY_LEN);
 	memzero_explicit(c->scratch, sizeof(c->scratch));

@@ -52,7 +52,9 @@ struct noise_crypt_req {
  *	synchronous calls need no completion to wait on.
  * @nreqs: requests in @reqs.
  * @busy: bit i set while @reqs[i] is in use by a synchronous call.
- * @reqs: the requests of the synchronous calls.
+ * @sreq: the request of the stateful synchronous calls (the caller
+ *	serializes those, so it needs no claiming).
+ * @reqs: the requests of the synchronous explicit-nonce calls.
  * @scratch: Rekey's input and output (heap memory for the scatterlist).
  */
 struct noise_cipher {
@@ -62,6 +64,7 @@ struct noise_cipher {
 	bool sync_alg;
 	u8 nreqs;
 	unsigned long busy;
+	struct noise_crypt_req *sreq;
 	struct noise_crypt_req *reqs[NOISE_SYNC_REQS];
 	u8 scratch[NOISE_KEY_LEN + NOISE_TAG_LEN];
 };
@@ -73,9 +76,9 @@ int noise_submit(struct noise_crypt_req *r, struct crypto_aead *tfm, bool enc,
 		 struct scatterlist *src, struct scatterlist *dst,
 		 unsigned int ad_len, unsigned int len, u64 n, u32 flags,
 		 crypto_completion_t cb, void *cb_data);
-int noise_crypt_sync(struct noise_cipher *c, bool enc, struct scatterlist *src,
-		     struct scatterlist *dst, unsigned int ad_len,
-		     unsigned int len, u64 n);
+int noise_crypt_sync(struct noise_cipher *c, bool stateful, bool enc,
+		     struct scatterlist *src, struct scatterlist *dst,
+		     unsigned int ad_len, unsigned int len, u64 n);
 unsigned int noise_aead_reqsize(u8 id);
 
 #endif /* _NOISE_CIPHER_H */

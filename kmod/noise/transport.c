@@ -57,7 +57,7 @@ static int noise_stateful(struct noise_cipher *c, bool enc, struct scatterlist *
 
 	if (n == U64_MAX)
 		return -EKEYEXPIRED;
-	err = noise_crypt_sync(c, enc, sg, sg, ad_len, len, n);
+	err = noise_crypt_sync(c, true, enc, sg, sg, ad_len, len, n);
 	if (err)
 		return err;
 	atomic64_set(&c->n, n + 1);
@@ -73,7 +73,7 @@ static int noise_at(struct noise_cipher *c, bool enc, u64 n, struct scatterlist 
 
 	if (n == U64_MAX)
 		return -EINVAL;
-	err = noise_crypt_sync(c, enc, sg, sg, ad_len, len, n);
+	err = noise_crypt_sync(c, false, enc, sg, sg, ad_len, len, n);
 	if (!err && !enc)
 		atomic64_inc(&c->received);
 	return err;
