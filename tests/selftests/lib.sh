@@ -381,7 +381,8 @@ nt_dev() {
 
 # nt_up PROTO [OUTER]: a tunnel between the sides, both configured with
 # PROTO (OUTER 4 or 6: the endpoints' family, default 4), created when
-# missing; keys made here.
+# missing; keys made here. NT_NO_EP2=1: side 2 is not told side 1's
+# endpoint (it learns it from the handshake).
 nt_up() {
 	local proto=$1 outer=${2:-4} dh ep1 ep2
 	dh=$(nt_proto_dh "$proto")
@@ -397,6 +398,7 @@ nt_up() {
 	fi
 	nt_conf "$st_tmp/noise-1.conf" "$proto" "$NT_PRIV1" "$NT_PORT1" \
 		"$NT_PUB2" "$ep2" "$NT_IN4_2/32, $NT_IN6_2/128" "$NT_PSK"
+	[ "${NT_NO_EP2:-}" = 1 ] && ep1=""
 	nt_conf "$st_tmp/noise-2.conf" "$proto" "$NT_PRIV2" "$NT_PORT2" \
 		"$NT_PUB1" "$ep1" "$NT_IN4_1/32, $NT_IN6_1/128" "$NT_PSK"
 	for s in 1 2; do

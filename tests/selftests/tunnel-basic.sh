@@ -120,11 +120,10 @@ rmmod_with_traffic() {
 }
 
 # IPv6 outside; side 2 is not told where side 1 is: it learns it.
+# (An Endpoint line left out of a later setconf leaves the endpoint as it
+# is, as in wg: the peer is new here, with new keys.)
 up6() {
-	nt_up "$PROTO" 6 || return 1
-	sed -i '/^Endpoint/d' "$st_tmp/noise-2.conf"
-	nt_ctl 2 setconf "$NT_DEV" "$st_tmp/noise-2.conf" &&
-	check_endpoint null
+	NT_NO_EP2=1 nt_up "$PROTO" 6 && check_endpoint null
 }
 
 nt_devs() {
