@@ -4,8 +4,9 @@
 # against Debian's 6.1 headers. See Documentation/real-kernels.rst.
 #
 #   make check-real                 both stages, with a summary line
-#   make qemu [CPU=qemu64] [TESTS=vectors,async]
-#                                   one boot of the 6.12 guest, verbose
+#   make qemu [CPU=qemu64] [SMP=2] [TESTS=tunnel,order]
+#                                   one boot of the 6.12 guest (4 vCPUs
+#                                   unless SMP says otherwise), verbose
 #   make qemu-shell [CPU=...] [TESTS=...]
 #                                   the same, then a shell in the guest
 
@@ -21,9 +22,9 @@ check-real:
 	@! grep -q '^FAIL' $(REAL_RESULTS)
 
 qemu:
-	tests/qemu/run -c $(or $(CPU),max) $(if $(TESTS),-T $(TESTS))
+	tests/qemu/run -c $(or $(CPU),max) -s $(or $(SMP),4) $(if $(TESTS),-T $(TESTS))
 
 qemu-shell:
-	tests/qemu/run -S -c $(or $(CPU),max) $(if $(TESTS),-T $(TESTS))
+	tests/qemu/run -S -c $(or $(CPU),max) -s $(or $(SMP),4) $(if $(TESTS),-T $(TESTS))
 
 .PHONY: check-real qemu qemu-shell
