@@ -84,6 +84,7 @@ def watch(iface, seconds, ours, theirs):
         if len(p) == 64 and p[:4] == b'\x03\0\0\0':
             if dport == ours:
                 cookies += 1
+                print('# cookie reply to us', flush=True)
             else:
                 others += 1
         elif (sport == ours and dport == theirs and len(p) == 148 and
