@@ -12,10 +12,10 @@
  *	COUNT arrived, each once, intact and in order, 1 otherwise.
  *   udpseq send ADDR PORT COUNT [SIZE [WINDOW]]
  *	sends datagrams 0..COUNT-1 of SIZE bytes (default 1000) as fast as
- *	the receiver's acknowledgements allow: at most WINDOW (default 128)
- *	sent and not yet acknowledged. When no acknowledgement comes for a
+ *	the receiver's acknowledgments allow: at most WINDOW (default 128)
+ *	sent and not yet acknowledged. When no acknowledgment comes for a
  *	second it takes half the window as acknowledged (a lost datagram or
- *	acknowledgement must not stall it; the receiver reports the loss).
+ *	acknowledgment must not stall it; the receiver reports the loss).
  *	Never retransmits.
  *
  * Datagram: magic, sequence number, size (32-bit, network order), then
@@ -32,6 +32,10 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/types.h>
+
+typedef __u32 u32;
+typedef __s64 s64;
 
 #define MAGIC 0x4e534551u	/* "NSEQ" */
 #define ACK_MAGIC 0x4e41434bu	/* "NACK" */
@@ -55,7 +59,7 @@ static void parse_addr(const char *a, const char *p, struct sockaddr_in *sin)
 	}
 }
 
-static unsigned char pattern(uint32_t seq, uint32_t i)
+static unsigned char pattern(u32 seq, u32 i)
 {
 	return (unsigned char)((seq * 31u + i) & 0xff);
 }
@@ -63,18 +67,18 @@ static unsigned char pattern(uint32_t seq, uint32_t i)
 static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in dst;
-	uint32_t count, size = 1000, window = 128, seq, acked = 0, stalls = 0;
+	u32 count, size = 1000, window = 128, seq, acked = 0, stalls = 0;
 	unsigned char *buf;
 	int fd;
 
 	if (argc < 5)
 		return 2;
 	parse_addr(argv[2], argv[3], &dst);
-	count = (uint32_t)strtoul(argv[4], NULL, 0);
+	count = (u32)strtoul(argv[4], NULL, 0);
 	if (argc > 5)
-		size = (uint32_t)strtoul(argv[5], NULL, 0);
+		size = (u32)strtoul(argv[5], NULL, 0);
 	if (argc > 6)
-		window = (uint32_t)strtoul(argv[6], NULL, 0);
+		window = (u32)strtoul(argv[6], NULL, 0);
 	if (size < 12 || size > MAXSIZE || !window)
 		return 2;
 	buf = malloc(MAXSIZE);
@@ -86,13 +90,13 @@ static int do_send(int argc, char **argv)
 	if (connect(fd, (struct sockaddr *)&dst, sizeof(dst)))
 		die("connect");
 	for (seq = 0; seq < count; seq++) {
-		uint32_t h[3] = { htonl(MAGIC), htonl(seq), htonl(size) }, i;
+		u32 h[3] = { htonl(MAGIC), htonl(seq), htonl(size) }, i;
 
-		/* Drain acknowledgements; wait while the window is full. */
+		/* Drain acknowledgments; wait while the window is full. */
 		for (;;) {
 			struct pollfd pfd = { .fd = fd, .events = POLLIN };
 			int full = seq - acked >= window, r;
-			uint32_t ack[2];
+			u32 ack[2];
 
 			r = poll(&pfd, 1, full ? 1000 : 0);
 			if (r < 0 && errno != EINTR)
@@ -119,7 +123,7 @@ static int do_send(int argc, char **argv)
 			usleep(1000);
 		}
 	}
-	printf("udpseq: sent %u datagrams of %u bytes, window %u, %u waits for an acknowledgement timed out\n",
+	printf("udpseq: sent %u datagrams of %u bytes, window %u, %u ack timeouts\n",
 	       count, size, window, stalls);
 	return 0;
 }
@@ -128,18 +132,18 @@ static int do_recv(int argc, char **argv)
 {
 	struct sockaddr_in me, from;
 	socklen_t fl;
-	uint32_t count, idle = 10, got = 0, dups = 0, reord = 0, bad = 0;
-	uint32_t next = 0, first_reord_seq = 0, first_reord_after = 0;
-	int64_t high = -1;
+	u32 count, idle = 10, got = 0, dups = 0, reord = 0, bad = 0;
+	u32 next = 0, first_reord_seq = 0, first_reord_after = 0;
+	s64 high = -1;
 	unsigned char *seen, *buf;
 	int fd, rcvbuf = 8 << 20, have_from = 0;
 
 	if (argc < 5)
 		return 2;
 	parse_addr(argv[2], argv[3], &me);
-	count = (uint32_t)strtoul(argv[4], NULL, 0);
+	count = (u32)strtoul(argv[4], NULL, 0);
 	if (argc > 5)
-		idle = (uint32_t)strtoul(argv[5], NULL, 0);
+		idle = (u32)strtoul(argv[5], NULL, 0);
 	seen = calloc(count ? count : 1, 1);
 	buf = malloc(MAXSIZE);
 	if (!seen || !buf)
@@ -156,7 +160,7 @@ static int do_recv(int argc, char **argv)
 	fflush(stdout);
 	while (got < count) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint32_t h[3], seq, size, i;
+		u32 h[3], seq, size, i;
 		ssize_t n;
 		int r;
 
@@ -179,7 +183,7 @@ static int do_recv(int argc, char **argv)
 		memcpy(h, buf, sizeof(h));
 		seq = ntohl(h[1]);
 		size = ntohl(h[2]);
-		if (ntohl(h[0]) != MAGIC || size != (uint32_t)n || seq >= count) {
+		if (ntohl(h[0]) != MAGIC || size != (u32)n || seq >= count) {
 			bad++;
 			continue;
 		}
@@ -196,23 +200,23 @@ static int do_recv(int argc, char **argv)
 		}
 		seen[seq] = 1;
 		got++;
-		if ((int64_t)seq < high) {
+		if ((s64)seq < high) {
 			if (!reord++) {
 				first_reord_seq = seq;
-				first_reord_after = (uint32_t)high;
+				first_reord_after = (u32)high;
 			}
 		} else {
 			high = seq;
 		}
 		if (got % ACK_EVERY == 0 || got == count) {
-			uint32_t ack[2] = { htonl(ACK_MAGIC), htonl(got) };
+			u32 ack[2] = { htonl(ACK_MAGIC), htonl(got) };
 
 			sendto(fd, ack, sizeof(ack), 0, (struct sockaddr *)&from, fl);
 		}
 	}
 	while (next < count && seen[next])
 		next++;
-	printf("udpseq: received %u of %u, %u out of order, %u duplicates, %u corrupt or foreign, %u missing",
+	printf("udpseq: received %u of %u, %u out of order, %u dup, %u bad, %u missing",
 	       got, count, reord, dups, bad, count - got);
 	if (next < count)
 		printf(" (first missing: %u)", next);
