@@ -390,8 +390,8 @@ static void test_config(void)
 	config_error("bad-key-char",
 		     "[Peer]\nPublicKey = HIgo9xNzJMWLKASShiTqIybxZ0U3wGLiUeJ1PKf8yk*=\n",
 		     "noisectl: test.conf:2: PublicKey is not a base64 25519 or 448 key\n");
-	config_error("protocol", "[Interface]\nProtocol = WireGuard\n",
-		     "noisectl: test.conf:2: 'WireGuard' is not a Noise protocol name (Noise_<pattern>_<dh>_<cipher>_<hash>)\n");
+	config_error("protocol", "[Interface]\nProtocol = OpenVPN\n",
+		     "noisectl: test.conf:2: 'OpenVPN' is not a Noise protocol name (Noise_<pattern>_<dh>_<cipher>_<hash>)\n");
 	config_error("protocol-dh", "[Interface]\nProtocol = Noise_IK_P256_AESGCM_SHA256\n",
 		     "noisectl: test.conf:2: protocol 'Noise_IK_P256_AESGCM_SHA256': DH must be 25519 or 448\n");
 	config_error("peer-no-key", "[Peer]\nEndpoint = 1.2.3.4:5\n[Peer]\nPublicKey = " K1 "\n",
