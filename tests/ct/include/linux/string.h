@@ -12,4 +12,7 @@ static inline void memzero_explicit(void *s, size_t count)
 	__asm__ __volatile__("" : : "r"(s) : "memory");
 }
 
+/* Like the kernel's (linux/compiler.h): @ptr's memory is used. */
+#define barrier_data(ptr) __asm__ __volatile__("" : : "r"(ptr) : "memory")
+
 #endif /* _NOISE_CT_SHIM_STRING_H */
