@@ -7,6 +7,7 @@
 
 /* Expands to a harmless declaration, so the ';' after it stays valid. */
 #define EXPORT_SYMBOL_GPL(sym) static_assert(1, #sym)
-#define EXPORT_SYMBOL_NS_GPL(sym, ns) static_assert(1, #sym)
+/* The same for an export in a symbol namespace. */
+#define EXPORT_SYMBOL_NS_GPL(sym, ns) static_assert(sizeof(#ns), #sym)
 
 #endif /* _NOISE_CT_SHIM_EXPORT_H */

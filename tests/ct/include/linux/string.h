@@ -13,6 +13,9 @@ static inline void memzero_explicit(void *s, size_t count)
 }
 
 /* Like the kernel's (linux/compiler.h): @ptr's memory is used. */
-#define barrier_data(ptr) __asm__ __volatile__("" : : "r"(ptr) : "memory")
+static inline void barrier_data(void *ptr)
+{
+	__asm__ __volatile__("" : : "r"(ptr) : "memory");
+}
 
 #endif /* _NOISE_CT_SHIM_STRING_H */
