@@ -44,7 +44,6 @@
 #include "device.h"
 #include "peer.h"
 #include "tunnel.h"
-#include "netlink.h"
 
 static struct genl_family noise_genl_family;
 
