@@ -423,8 +423,10 @@ static void noise_quiesce(struct noise_device *nd)
 		noise_keypairs_clear(peer);
 	}
 	noise_queueing_flush(nd);
-	list_for_each_entry(peer, &nd->peer_list, list)
+	list_for_each_entry(peer, &nd->peer_list, list) {
 		noise_tx_queue_purge(peer);
+		noise_rx_queue_purge(peer);
+	}
 	mutex_lock(&nd->hs_lock);
 	noise_hs_clear_anon(nd);
 	list_for_each_entry(peer, &nd->peer_list, list)

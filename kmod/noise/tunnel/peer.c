@@ -130,9 +130,11 @@ struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_ke
 	spin_lock_init(&peer->keypairs.lock);
 	skb_queue_head_init(&peer->staged);
 	skb_queue_head_init(&peer->tx_queue);
+	skb_queue_head_init(&peer->rx_queue);
 	INIT_LIST_HEAD(&peer->allowedips);
 	INIT_WORK(&peer->hs_work, noise_hs_peer_work);
 	INIT_WORK(&peer->tx_work, noise_tx_work);
+	INIT_WORK(&peer->rx_work, noise_rx_work);
 	noise_timers_init(peer);
 	kref_init(&peer->ref);
 	peer->internal_id = atomic64_inc_return(&noise_peer_counter);
@@ -317,6 +319,7 @@ static void noise_peer_teardown(struct noise_peer *peer)
 	flush_workqueue(nd->wq);
 	skb_queue_purge(&peer->staged);
 	noise_tx_queue_purge(peer);
+	noise_rx_queue_purge(peer);
 	noise_timers_stop(peer);
 	memzero_explicit(peer->psks, sizeof(peer->psks));
 	memzero_explicit(peer->ss, sizeof(peer->ss));

@@ -143,6 +143,9 @@ struct noise_hs {
  *	(replayed initiations are refused).
  * @staged: packets waiting for a session (bounded, NOISE_MAX_STAGED).
  * @tx_queue: encrypted-in-order queue (queueing.c), @tx_work sends it.
+ * @rx_queue: received transport packets in arrival order while the workers
+ *	decrypt them (bounded, NOISE_MAX_QUEUED_PACKETS); @rx_work delivers
+ *	its head while decrypted (receive.c).
  * @hs_work: starts a handshake (process context).
  * @timer_*: timers.c.
  * @allowedips: the entries of this peer in dev->aips (allowedips.h).
@@ -174,6 +177,8 @@ struct noise_peer {
 	struct sk_buff_head staged;
 	struct sk_buff_head tx_queue;
 	struct work_struct tx_work;
+	struct sk_buff_head rx_queue;
+	struct work_struct rx_work;
 	struct work_struct hs_work;
 	struct timer_list timer_retransmit;
 	struct timer_list timer_keepalive;	/* passive keepalive */

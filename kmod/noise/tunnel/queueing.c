@@ -2,7 +2,9 @@
 /*
  * noise tunnel: running packet crypto. Inline when a single CPU is online
  * (UML, small boxes: no queueing cost at all), otherwise round robin over
- * per-CPU workers on an unbound-free, CPU-intensive workqueue.
+ * per-CPU workers on an unbound-free, CPU-intensive workqueue. The workers
+ * finish out of order; each peer's tx_queue and rx_queue hold its packets
+ * in nonce (send) or arrival (receive) order, and only their heads leave.
  *
  * Requests come from noise_crypt_req_alloc_id() at device creation, one
  * per slot and cipher; no allocation per packet.
@@ -135,6 +137,35 @@ static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb)
 	return true;
 }
 
+/*
+ * Give a received packet its place in its peer's order before a worker
+ * decrypts it (noise_rx_work() delivers the head while it is done).
+ * Bounded per peer; a removed peer takes nothing (noise_peer_remove() sets
+ * ->dead before the grace period, then purges the queue after it).
+ * Return: false if @skb was dropped (counted, freed).
+ */
+static bool noise_rx_enqueue(struct sk_buff *skb)
+{
+	struct noise_keypair *kp = NOISE_CB(skb)->kp;
+	struct noise_peer *peer = kp->entry.peer;
+	bool ok;
+
+	NOISE_CB(skb)->state = NOISE_CB_PENDING;
+	NOISE_CB(skb)->queued = true;
+	spin_lock_bh(&peer->rx_queue.lock);
+	ok = !READ_ONCE(peer->dead) &&
+	     skb_queue_len(&peer->rx_queue) < NOISE_MAX_QUEUED_PACKETS;
+	if (likely(ok))
+		__skb_queue_tail(&peer->rx_queue, skb);
+	spin_unlock_bh(&peer->rx_queue.lock);
+	if (unlikely(!ok)) {
+		noise_count_drop(peer->nd, peer, NOISE_DROP_NO_KEY);
+		noise_keypair_put(kp);
+		kfree_skb(skb);
+	}
+	return ok;
+}
+
 /**
  * noise_crypt_dispatch() - encrypt or decrypt @skb (NOISE_CB(skb)->dir).
  * @nd: the device.
@@ -153,6 +184,8 @@ void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb)
 		/* The inline slot was busy: keep it in the per-peer order. */
 		NOISE_CB(skb)->queued = true;
 		skb_queue_tail(&NOISE_CB(skb)->kp->entry.peer->tx_queue, skb);
+	} else if (NOISE_CB(skb)->dir == NOISE_CB_RX && !noise_rx_enqueue(skb)) {
+		return;
 	}
 	cpu = cpumask_next(READ_ONCE(nd->last_cpu), cpu_online_mask);
 	if (cpu >= nr_cpu_ids)

@@ -2,8 +2,9 @@
 /*
  * noise tunnel: where packet crypto runs (queueing.c). With one CPU online
  * the crypto runs inline in the sending or receiving context (no queue, no
- * context switch); otherwise in per-CPU workers fed round robin, with the
- * send side kept in order per peer by peer->tx_queue.
+ * context switch); otherwise in per-CPU workers fed round robin, with
+ * each peer's order kept by peer->tx_queue (send) and peer->rx_queue
+ * (receive).
  */
 #ifndef _NOISE_TUNNEL_QUEUEING_H
 #define _NOISE_TUNNEL_QUEUEING_H
@@ -26,9 +27,9 @@ struct noise_skb_cb {
 	u64 nonce;
 	unsigned int mtu;		/* tx: pad at most to this */
 	unsigned int inner_len;		/* tx: for the counters */
-	u8 state;			/* enum noise_cb_state */
+	u8 state;			/* enum noise_cb_state (queued) */
 	u8 dir;				/* enum noise_cb_dir */
-	bool queued;			/* tx: on peer->tx_queue */
+	bool queued;			/* on peer->tx_queue or rx_queue */
 	void *owner;			/* inline request slot in use */
 };
 

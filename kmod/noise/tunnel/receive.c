@@ -4,9 +4,12 @@
  * encap_rcv, softirq) checks type and length before any crypto; handshake
  * messages (MAC1 checked) go to the device's handshake work, transport
  * messages are looked up by receiver index, checked against the replay
- * window, decrypted (queueing.c), then noise_rx_finish() marks the counter
- * seen, checks the inner source against the peer's allowed IPs and hands
- * the packet to GRO.
+ * window, decrypted (queueing.c), then delivered: the counter is marked
+ * seen, the inner source checked against the peer's allowed IPs and the
+ * packet handed to GRO. Inline (one CPU) delivery follows the decryption
+ * at once; with the per-CPU workers each packet waits in its peer's
+ * rx_queue, in arrival order, and noise_rx_work() delivers the head while
+ * it is decrypted, so a peer's packets go up in the order they came.
  */
 
 #include <linux/ip.h>
@@ -150,6 +153,8 @@ static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
 	NOISE_CB(skb)->kp = kp;
 	NOISE_CB(skb)->nonce = n;
 	NOISE_CB(skb)->dir = NOISE_CB_RX;
+	NOISE_CB(skb)->queued = false;
+	NOISE_CB(skb)->state = NOISE_CB_PENDING;
 	noise_crypt_dispatch(nd, skb);
 	return;
 drop_kp:
@@ -306,14 +311,14 @@ static bool noise_rx_authenticated(struct sk_buff *skb, struct noise_keypair *kp
 	return true;
 }
 
-/**
- * noise_rx_finish() - a decryption ended: deliver or drop.
- * @skb: the packet (data at our transport header).
- * @err: 0, -EBADMSG (forgery) or another error.
- *
- * Context: softirq or BH disabled.
- */
-void noise_rx_finish(struct sk_buff *skb, int err)
+/* Why a decryption that failed is dropped: forgery, or no room/memory. */
+static enum noise_drop noise_rx_err_reason(int err)
+{
+	return err == -EBADMSG ? NOISE_DROP_AUTH : NOISE_DROP_NO_KEY;
+}
+
+/* Deliver or drop a packet whose decryption ended with @err. */
+static void noise_rx_deliver(struct sk_buff *skb, int err)
 {
 	struct noise_keypair *kp = NOISE_CB(skb)->kp;
 	struct noise_peer *peer = kp->entry.peer;
@@ -322,7 +327,7 @@ void noise_rx_finish(struct sk_buff *skb, int err)
 	int family;
 
 	if (unlikely(err)) {
-		noise_count_drop(nd, peer, NOISE_DROP_AUTH);
+		noise_count_drop(nd, peer, noise_rx_err_reason(err));
 		goto free;
 	}
 	if (!noise_rx_authenticated(skb, kp, peer))
@@ -356,6 +361,99 @@ free:
 free_quiet:
 	consume_skb(skb);
 	noise_keypair_put(kp);
+}
+
+/**
+ * noise_rx_finish() - a decryption ended.
+ * @skb: the packet (data at our transport header).
+ * @err: 0, -EBADMSG (forgery) or another error.
+ *
+ * Inline (not on the peer's rx_queue): deliver or drop it now. Queued: mark
+ * it done (or dead, the drop counted here) and kick the peer's rx_work,
+ * which delivers the queue's head while it is marked. @skb may be gone
+ * when this returns.
+ * Context: softirq or BH disabled.
+ */
+void noise_rx_finish(struct sk_buff *skb, int err)
+{
+	struct noise_peer *peer = NOISE_CB(skb)->kp->entry.peer;
+
+	if (!NOISE_CB(skb)->queued) {
+		noise_rx_deliver(skb, err);
+		return;
+	}
+	if (unlikely(err))
+		noise_count_drop(peer->nd, peer, noise_rx_err_reason(err));
+	/* The queue holds the skb, and the skb its keypair; not the peer. */
+	noise_peer_get(peer);
+	/* Publish the plaintext before the state (noise_rx_work()). */
+	smp_store_release(&NOISE_CB(skb)->state, err ? NOISE_CB_DEAD : NOISE_CB_DONE);
+	if (!queue_work(peer->nd->wq, &peer->rx_work))
+		noise_peer_put(peer);
+}
+
+static void noise_rx_free(struct sk_buff *skb)
+{
+	noise_keypair_put(NOISE_CB(skb)->kp);
+	kfree_skb(skb);
+}
+
+/* Packets delivered by noise_rx_work() between two chances to reschedule. */
+#define NOISE_RX_BATCH	64
+
+/*
+ * The peer's rx_work: deliver the head of peer->rx_queue while its
+ * decryption is over, so the peer's packets go up (and its replay window
+ * moves) in the order they arrived. One instance runs at a time (a work
+ * item does not run concurrently with itself). Context: process.
+ */
+void noise_rx_work(struct work_struct *work)
+{
+	struct noise_peer *peer = container_of(work, struct noise_peer, rx_work);
+	struct sk_buff *skb;
+	unsigned int n = 0;
+	u8 state;
+
+	local_bh_disable();
+	for (;;) {
+		spin_lock(&peer->rx_queue.lock);
+		skb = skb_peek(&peer->rx_queue);
+		/* Pairs with the release in noise_rx_finish(). */
+		state = skb ? smp_load_acquire(&NOISE_CB(skb)->state) : NOISE_CB_PENDING;
+		if (state == NOISE_CB_PENDING) {
+			spin_unlock(&peer->rx_queue.lock);
+			break;
+		}
+		__skb_unlink(skb, &peer->rx_queue);
+		spin_unlock(&peer->rx_queue.lock);
+		if (state == NOISE_CB_DONE)
+			noise_rx_deliver(skb, 0);
+		else
+			noise_rx_free(skb);
+		if (++n % NOISE_RX_BATCH == 0) {
+			local_bh_enable();	/* GRO cells run here */
+			cond_resched();
+			local_bh_disable();
+		}
+	}
+	local_bh_enable();
+	noise_peer_put(peer);
+}
+
+/*
+ * Drop what waits in peer->rx_queue (peer removal, device down), once no
+ * worker holds any of it (the crypt workqueue flushed, no packet can come
+ * in): rx_work, pending or running, is cancelled or waited for first, so
+ * nothing is delivered after this. Context: process.
+ */
+void noise_rx_queue_purge(struct noise_peer *peer)
+{
+	struct sk_buff *skb;
+
+	if (cancel_work_sync(&peer->rx_work))
+		noise_peer_put(peer);	/* the reference of the queued work */
+	while ((skb = skb_dequeue(&peer->rx_queue)))
+		noise_rx_free(skb);
 }
 
 /* The device's handshake work: everything queued by noise_rx_handshake(). */

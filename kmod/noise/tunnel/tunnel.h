@@ -33,6 +33,8 @@ int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 /* receive.c */
 int noise_receive(struct sock *sk, struct sk_buff *skb);
 void noise_receive_handshakes(struct work_struct *work);
+void noise_rx_work(struct work_struct *work);
+void noise_rx_queue_purge(struct noise_peer *peer);
 
 /* send.c */
 netdev_tx_t noise_xmit(struct sk_buff *skb, struct net_device *dev);
