@@ -4,9 +4,11 @@
 # against Debian's 6.1 headers. See Documentation/real-kernels.rst.
 #
 #   make check-real                 both stages, with a summary line
-#   make qemu [CPU=qemu64] [SMP=2] [TESTS=tunnel,order]
+#   make qemu [CPU=qemu64] [SMP=2] [TESTS=tunnel,order] [ARGS='a=b ...']
 #                                   one boot of the 6.12 guest (4 vCPUs
-#                                   unless SMP says otherwise), verbose
+#                                   unless SMP says otherwise), verbose;
+#                                   ARGS: more kernel command line, e.g.
+#                                   noise.crypt_inline=0
 #   make qemu-shell [CPU=...] [TESTS=...]
 #                                   the same, then a shell in the guest
 
@@ -22,7 +24,8 @@ check-real:
 	@! grep -q '^FAIL' $(REAL_RESULTS)
 
 qemu:
-	tests/qemu/run -c $(or $(CPU),max) -s $(or $(SMP),4) $(if $(TESTS),-T $(TESTS))
+	tests/qemu/run -c $(or $(CPU),max) -s $(or $(SMP),4) $(if $(TESTS),-T $(TESTS)) \
+		$(foreach a,$(ARGS),-a $(a))
 
 qemu-shell:
 	tests/qemu/run -S -c $(or $(CPU),max) -s $(or $(SMP),4) $(if $(TESTS),-T $(TESTS))
