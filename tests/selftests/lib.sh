@@ -77,7 +77,8 @@ NL="python3 $st_here/nl.py"
 
 noise_load() {
 	if [ -n "${NOISE_KO:-}" ]; then
-		insmod "$NOISE_KO"
+		# shellcheck disable=SC2086 # NOISE_KO_ARGS: module parameters
+		insmod "$NOISE_KO" ${NOISE_KO_ARGS:-}
 	else
 		modprobe noise
 	fi
