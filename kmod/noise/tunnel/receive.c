@@ -401,11 +401,16 @@ static void noise_rx_free(struct sk_buff *skb)
 /* Packets delivered by noise_rx_work() between two chances to reschedule. */
 #define NOISE_RX_BATCH	64
 
-/*
- * The peer's rx_work: deliver the head of peer->rx_queue while its
- * decryption is over, so the peer's packets go up (and its replay window
- * moves) in the order they arrived. One instance runs at a time (a work
- * item does not run concurrently with itself). Context: process.
+/**
+ * noise_rx_work() - a peer's rx_work: deliver its received packets in order.
+ * @work: &noise_peer.rx_work (the work holds a reference to the peer).
+ *
+ * Delivers the head of peer->rx_queue while its decryption is over, so the
+ * peer's packets go up (and its replay window moves) in the order they
+ * arrived. One instance runs at a time (a work item does not run
+ * concurrently with itself); noise_rx_finish() queues it again for any
+ * packet marked after it looked.
+ * Context: process (the crypt workqueue); takes BH off while it delivers.
  */
 void noise_rx_work(struct work_struct *work)
 {
@@ -440,11 +445,15 @@ void noise_rx_work(struct work_struct *work)
 	noise_peer_put(peer);
 }
 
-/*
- * Drop what waits in peer->rx_queue (peer removal, device down), once no
- * worker holds any of it (the crypt workqueue flushed, no packet can come
- * in): rx_work, pending or running, is cancelled or waited for first, so
- * nothing is delivered after this. Context: process.
+/**
+ * noise_rx_queue_purge() - drop what waits in a peer's rx_queue.
+ * @peer: the peer (being removed, or its device going down).
+ *
+ * Call once no worker holds any of its packets (the crypt workqueue
+ * flushed) and none can come in (peer dead or sockets closed). rx_work,
+ * pending or running, is cancelled or waited for first, so nothing of the
+ * peer is delivered after this.
+ * Context: process; may sleep.
  */
 void noise_rx_queue_purge(struct noise_peer *peer)
 {
