@@ -172,8 +172,8 @@ enum noise_stats_attr {
 	NOISE_A_STATS_DROP_SOURCE,	/* inner source not in allowed IPs */
 	NOISE_A_STATS_DROP_NO_PEER,	/* no peer for the destination */
 	/*
-	 * handshake message refused (bad MAC, failed read, unknown key,
-	 * other protocol)
+	 * handshake message refused (failed read, unknown key, other
+	 * protocol; a bad MAC1 is DROP_MAC1)
 	 */
 	NOISE_A_STATS_DROP_HANDSHAKE,
 	/* no usable session, queue full or key expired */
