@@ -8,9 +8,9 @@
 #       sends handshake initiations (148 bytes, type 1) with a valid mac1
 #       for the WireGuard whose public key is PUBKEY (base64), random
 #       otherwise, as fast as it can, to ADDR:PORT for SECONDS (and at most
-#       MAX of them), from many source ports of address SRC: each costs
-#       the receiver a DH, so its handshake queue fills and it goes "under
-#       load" (1/8 of 4096 queued); prints "# sent=N seconds=S" at the end
+#       MAX of them), from address SRC: each costs the receiver a DH, so its handshake queue fills and it goes "under
+#       load" (1/8 of 4096 queued); prints "# flooding" when it starts,
+#       "# sent=N seconds=S" at the end (also when killed with SIGTERM)
 #   wg-flood.py flood-native ADDR PORT PUBKEY SECONDS SRC MAX
 #       the same with our framing's message 1 of
 #       Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s (152 bytes: header, sender
@@ -32,6 +32,7 @@ import base64
 import hashlib
 import os
 import select
+import signal
 import socket
 import struct
 import sys
@@ -43,26 +44,34 @@ ETH_P_ALL = 3
 def flood(addr, port, pub, seconds, src, native=False, most=1 << 62):
     label = b'noise-tunnel mac1' if native else b'mac1----'
     key = hashlib.blake2s(label + base64.b64decode(pub)).digest()
-    socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(16)]
-    for s in socks:
-        s.bind((src, 0))
+    # 64 different messages made first: the loop only sends (each one
+    # costs the receiver a DH all the same: it fails after the first one).
+    msgs = []
+    for i in range(64):
+        if native:
+            body = struct.pack('<BBBBII', 1, 1, 1, 0, i, 0)
+        else:
+            body = struct.pack('<II', 1, i)
+        body += os.urandom(108)
+        mac1 = hashlib.blake2s(body, key=key, digest_size=16).digest()
+        msgs.append(body + mac1 + bytes(16))
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((src, 0))
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
+    print('# flooding', flush=True)
     start = time.time()
     end = start + seconds
     n = 0
-    while time.time() < end and n < most:
-        for s in socks:
-            if native:
-                body = struct.pack('<BBBBII', 1, 1, 1, 0, n & 0xffffffff, 0)
-            else:
-                body = struct.pack('<II', 1, n & 0xffffffff)
-            body += os.urandom(108)
-            mac1 = hashlib.blake2s(body, key=key, digest_size=16).digest()
-            try:
-                s.sendto(body + mac1 + bytes(16), (addr, port))
-            except OSError:
-                pass
-            n += 1
-    print('# sent=%d seconds=%.2f' % (n, time.time() - start))
+    while n < most and not stopped:
+        try:
+            s.sendto(msgs[n & 63], (addr, port))
+        except OSError:
+            pass
+        n += 1
+        if not n & 63 and time.time() >= end:
+            break
+    print('# sent=%d seconds=%.2f' % (n, time.time() - start), flush=True)
 
 
 def udp_of(frame):
