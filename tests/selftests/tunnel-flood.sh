@@ -52,7 +52,7 @@ flood_run() {
 		$((FLOOD_SECONDS + 300)) "$NT_PORT2" "$NT_PORT1" native || return 1
 	stats_save "$st_tmp/before" || return 1
 	for ((i = 0; i < FLOODERS; i++)); do
-		nt_x 1 timeout $((FLOOD_SECONDS + 60)) python3 "$st_here/wg-flood.py" \
+		ip netns exec "$NT_NS1" timeout $((FLOOD_SECONDS + 60)) python3 "$st_here/wg-flood.py" \
 			flood-native 10.99.0.2 "$NT_PORT2" "$NT_PUB2" "$FLOOD_SECONDS" \
 			10.99.0.3 "$FLOOD_MAX" > "$st_tmp/flood.$i.out" 2>&1 &
 		pids+=($!)

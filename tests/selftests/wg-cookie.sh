@@ -28,11 +28,11 @@ ip link del wgprobe0
 wg_cookie() {
 	local out=$st_tmp/watch.out
 	nt_x 1 ip addr add 10.99.0.3/24 dev veth0 || return 1
-	st_capture_start "$out" nt_x 2 python3 "$st_here/wg-flood.py" watch veth0 60 \
+	st_capture_start "$out" nt_x 2 python3 "$st_here/wg-flood.py" watch veth0 300 \
 		"$NT_PORT1" "$NT_PORT2" || return 1
 	local i flood=()
 	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
-		nt_x 1 python3 "$st_here/wg-flood.py" flood 10.99.0.2 "$NT_PORT2" "$WG_PUB2" 40 \
+		ip netns exec "$NT_NS1" python3 "$st_here/wg-flood.py" flood 10.99.0.2 "$NT_PORT2" "$WG_PUB2" 120 \
 			10.99.0.3 > "$st_tmp/flood.$i.out" 2>&1 &
 		flood+=($!)
 		st_defer "kill $!"
@@ -65,12 +65,12 @@ wg_cookie() {
 wg_cookie_ours() {
 	local out=$st_tmp/watch-ours.out before after
 	nt_x 2 ip addr add 10.99.0.4/24 dev veth0 || return 1
-	st_capture_start "$out" nt_x 1 python3 "$st_here/wg-flood.py" watch veth0 80 \
+	st_capture_start "$out" nt_x 1 python3 "$st_here/wg-flood.py" watch veth0 300 \
 		"$NT_PORT1" "$NT_PORT2" || return 1
 	before=$(nt_dev_stat 1 drop_cookie)
 	local i flood=()
 	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
-		nt_x 2 python3 "$st_here/wg-flood.py" flood 10.99.0.1 "$NT_PORT1" "$WG_PUB1" 60 \
+		ip netns exec "$NT_NS2" python3 "$st_here/wg-flood.py" flood 10.99.0.1 "$NT_PORT1" "$WG_PUB1" 120 \
 			10.99.0.4 > "$st_tmp/flood-ours.$i.out" 2>&1 &
 		flood+=($!)
 		st_defer "kill $!"
