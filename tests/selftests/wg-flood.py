@@ -95,7 +95,13 @@ def udp_of(frame):
 def watch(iface, seconds, ours, theirs, native=False):
     stop = os.environ.get('UDP_STOP')
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    # A flood arrives faster than a starved watcher reads: a big buffer.
+    try:
+        s.setsockopt(socket.SOL_SOCKET, 33, 64 << 20)  # SO_RCVBUFFORCE
+    except OSError:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 20)
     s.bind((iface, ETH_P_ALL))
+    s.settimeout(0.2)
     print('# ready', flush=True)
     cookies = mac2 = others = cookies_them = mac2_them = 0
     reply = b'\x02\x01\0\0' if native else b'\x03\0\0\0'
@@ -103,10 +109,11 @@ def watch(iface, seconds, ours, theirs, native=False):
     init_len = 152 if native else 148
     end = time.time() + seconds
     while time.time() < end and not (stop and os.path.exists(stop)):
-        r, _, _ = select.select([s], [], [], 0.2)
-        if not r:
+        try:
+            frame = s.recv(65535)
+        except socket.timeout:
             continue
-        u = udp_of(s.recvfrom(65535)[0])
+        u = udp_of(frame)
         if not u:
             continue
         sport, dport, p = u
