@@ -828,6 +828,144 @@ static void cookie_test_cost(struct kunit *test)
 	noise_ratelimiter_uninit(x->rl);
 }
 
+/*
+ * The receive decision (noise_cookie_admit), what receive.c does with every
+ * handshake message to a responder: the pair's checker plays the device.
+ */
+static enum noise_cookie_admission admit(struct cookie_pair *p,
+					 struct noise_ratelimiter *rl,
+					 const struct sockaddr *src,
+					 bool under_load)
+{
+	return noise_cookie_admit(&p->c, rl, p->msg, WG_INIT_MAC_OFF, src,
+				  NET_A, under_load);
+}
+
+/* Not under load: a valid mac1 goes on, no cookie reply, no rate limit. */
+static void admit_test_not_under_load(struct kunit *test)
+{
+	struct noise_ratelimiter *rl = rl_new(test, 16, 128);
+	struct sockaddr_in src = sin4("198.51.100.20", 51820);
+	struct cookie_pair *p = pair_new(test);
+	unsigned int i, ok = 0;
+
+	noise_cookie_add_macs(&p->m, p->msg, WG_INIT_MAC_OFF);
+	for (i = 0; i < 4 * NOISE_RATELIMIT_BURST; i++)
+		ok += admit(p, rl, SA(src), false) == NOISE_ADMIT_OK;
+	KUNIT_EXPECT_EQ(test, ok, 4 * NOISE_RATELIMIT_BURST);
+	/* The rate limiter was never asked: the source is still unknown. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&rl->entries), 0);
+	/* A bad mac1 is refused either way. */
+	p->msg[0] ^= 1;
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), false), NOISE_ADMIT_BAD_MAC1);
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), true), NOISE_ADMIT_BAD_MAC1);
+	pair_free(p);
+	noise_ratelimiter_uninit(rl);
+}
+
+/* Under load, mac2 zero, wrong, or of another source: a cookie reply. */
+static void admit_test_cookie_under_load(struct kunit *test)
+{
+	struct noise_ratelimiter *rl = rl_new(test, 16, 128);
+	struct sockaddr_in src = sin4("198.51.100.21", 51820);
+	struct sockaddr_in other = sin4("198.51.100.22", 51820);
+	struct cookie_pair *p = pair_new(test);
+
+	noise_cookie_add_macs(&p->m, p->msg, WG_INIT_MAC_OFF);	/* mac2 zero */
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), true), NOISE_ADMIT_SEND_COOKIE);
+	KUNIT_ASSERT_TRUE(test, pair_get_cookie(test, p, SA(src)));
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(other), true), NOISE_ADMIT_SEND_COOKIE);
+	p->msg[WG_INIT_MAC_OFF + NOISE_COOKIE_MAC_LEN] ^= 0x80;	/* mac2 */
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), true), NOISE_ADMIT_SEND_COOKIE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rl->entries), 0);
+	pair_free(p);
+	noise_ratelimiter_uninit(rl);
+}
+
+/* Under load with the right mac2: accepted (and the source is counted). */
+static void admit_test_valid_mac2(struct kunit *test)
+{
+	struct noise_ratelimiter *rl = rl_new(test, 16, 128);
+	struct sockaddr_in6 src = sin6("2001:db8:5::1", 4500);
+	struct cookie_pair *p = pair_new(test);
+
+	KUNIT_ASSERT_TRUE(test, pair_get_cookie(test, p, SA(src)));
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), true), NOISE_ADMIT_OK);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rl->entries), 1);
+	/* Not under load the same message goes on too. */
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), false), NOISE_ADMIT_OK);
+	pair_free(p);
+	noise_ratelimiter_uninit(rl);
+}
+
+/* Under load, valid mac2: the burst passes, then the source is limited. */
+static void admit_test_ratelimited(struct kunit *test)
+{
+	struct noise_ratelimiter *rl = rl_new(test, 16, 128);
+	struct sockaddr_in src = sin4("198.51.100.23", 51820);
+	struct sockaddr_in other = sin4("198.51.100.24", 51820);
+	struct cookie_pair *p = pair_new(test);
+	unsigned int i, ok = 0, limited = 0;
+
+	KUNIT_ASSERT_TRUE(test, pair_get_cookie(test, p, SA(src)));
+	for (i = 0; i < 3 * NOISE_RATELIMIT_BURST; i++) {
+		switch (admit(p, rl, SA(src), true)) {
+		case NOISE_ADMIT_OK:
+			ok++;
+			break;
+		case NOISE_ADMIT_RATELIMITED:
+			limited++;
+			break;
+		default:
+			break;
+		}
+	}
+	/* 15 tries in far less than 50 ms: the burst, at most one refill. */
+	KUNIT_EXPECT_GE(test, ok, NOISE_RATELIMIT_BURST);
+	KUNIT_EXPECT_LE(test, ok, NOISE_RATELIMIT_BURST + 1);
+	KUNIT_EXPECT_EQ(test, ok + limited, 3 * NOISE_RATELIMIT_BURST);
+	/* Not under load the limiter does not apply. */
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(src), false), NOISE_ADMIT_OK);
+	/* Another source has its own bucket (its mac2 needs its own cookie). */
+	KUNIT_ASSERT_TRUE(test, pair_get_cookie(test, p, SA(other)));
+	KUNIT_EXPECT_EQ(test, admit(p, rl, SA(other), true), NOISE_ADMIT_OK);
+	pair_free(p);
+	noise_ratelimiter_uninit(rl);
+}
+
+/* Our even messages: mac1 keyed by the sender's key, checked on its maker. */
+static void admit_test_sender_keyed(struct kunit *test)
+{
+	struct cookie_pair *p = pair_new(test);
+	u8 zero[NOISE_COOKIE_MAC_LEN] = { };
+	unsigned int i;
+
+	noise_cookie_checker_add_mac1(&p->c, p->msg, WG_INIT_MAC_OFF);
+	KUNIT_EXPECT_TRUE(test, noise_cookie_maker_mac1_ok(&p->m, p->msg,
+							   WG_INIT_MAC_OFF));
+	KUNIT_EXPECT_MEMEQ(test, p->msg + WG_INIT_MAC_OFF + NOISE_COOKIE_MAC_LEN,
+			   zero, NOISE_COOKIE_MAC_LEN);
+	/* The same mac1 the maker writes (one construction). */
+	KUNIT_EXPECT_EQ(test, noise_cookie_validate(&p->c, p->msg, WG_INIT_MAC_OFF,
+						    NULL, false),
+			NOISE_COOKIE_VALID_MAC1);
+	for (i = 0; i < WG_INIT_MAC_OFF + NOISE_COOKIE_MAC_LEN; i += 7) {
+		bool ok;
+
+		p->msg[i] ^= 4;
+		ok = noise_cookie_maker_mac1_ok(&p->m, p->msg, WG_INIT_MAC_OFF);
+		KUNIT_EXPECT_FALSE_MSG(test, ok, "byte %u", i);
+		p->msg[i] ^= 4;
+	}
+	/* A checker without a key writes zero MACs, which nothing accepts. */
+	noise_cookie_checker_uninit(&p->c);
+	noise_cookie_checker_add_mac1(&p->c, p->msg, WG_INIT_MAC_OFF);
+	KUNIT_EXPECT_MEMEQ(test, p->msg + WG_INIT_MAC_OFF, zero, NOISE_COOKIE_MAC_LEN);
+	KUNIT_EXPECT_FALSE(test, noise_cookie_maker_mac1_ok(&p->m, p->msg,
+							    WG_INIT_MAC_OFF));
+	pair_free(p);
+}
+
 static struct kunit_case cookie_test_cases[] = {
 	KUNIT_CASE(cookie_test_wg_keys),
 	KUNIT_CASE(cookie_test_wg_mac1_initiation),
@@ -865,7 +1003,21 @@ static struct kunit_suite rl_test_suite = {
 	.test_cases = rl_test_cases,
 };
 
-kunit_test_suites(&cookie_test_suite, &rl_test_suite);
+static struct kunit_case admit_test_cases[] = {
+	KUNIT_CASE(admit_test_not_under_load),
+	KUNIT_CASE(admit_test_cookie_under_load),
+	KUNIT_CASE(admit_test_valid_mac2),
+	KUNIT_CASE(admit_test_ratelimited),
+	KUNIT_CASE(admit_test_sender_keyed),
+	{}
+};
+
+static struct kunit_suite admit_test_suite = {
+	.name = "noise_cookie_admit",
+	.test_cases = admit_test_cases,
+};
+
+kunit_test_suites(&cookie_test_suite, &rl_test_suite, &admit_test_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the noise tunnel's MACs, cookies and rate limiter");

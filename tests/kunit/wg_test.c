@@ -116,14 +116,13 @@ static void wt_seal(struct kunit *test)
 		peer->public_key[i] = i;
 	noise_framing_peer_keys(p, peer);
 	/* mac1 key = BLAKE2s("mac1----" || receiver's public key) */
-	noise_framing_mac1_key(p, key, peer->public_key, 32);
 	{
-		u8 buf[8 + 32], want[NOISE_KEY_LEN];
+		u8 buf[8 + 32];
 
 		memcpy(buf, "mac1----", 8);
 		memcpy(buf + 8, peer->public_key, 32);
-		blake2s(want, buf, NULL, NOISE_KEY_LEN, sizeof(buf), 0);
-		KUNIT_EXPECT_MEMEQ(test, key, want, NOISE_KEY_LEN);
+		blake2s(key, buf, NULL, NOISE_KEY_LEN, sizeof(buf), 0);
+		KUNIT_EXPECT_MEMEQ(test, peer->cookie.mac1_key, key, NOISE_KEY_LEN);
 	}
 
 	/* message 1: header, sender 0x11223344, receiver 0, 108 bytes, MACs */
@@ -143,7 +142,6 @@ static void wt_seal(struct kunit *test)
 	blake2s(mac, msg, key, NOISE_MAC_LEN, 116, NOISE_KEY_LEN);
 	KUNIT_EXPECT_MEMEQ(test, msg + 116, mac, NOISE_MAC_LEN);
 	KUNIT_EXPECT_MEMEQ(test, msg + 132, zero, NOISE_MAC_LEN);	/* no cookie */
-	KUNIT_EXPECT_TRUE(test, noise_hs_mac1_ok(key, msg, 148));
 
 	/* message 2: same layout as native, only the type word changes */
 	memset(msg, 0, 160);

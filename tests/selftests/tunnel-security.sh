@@ -10,8 +10,9 @@
 #   allows it; a destination no peer has is dropped with an ICMP
 #   unreachable (drop_no_peer)
 # - a peer with the wrong private key, or an initiator with the wrong
-#   public key for its responder, gets nothing through (drop_handshake, no
-#   session, no byte received); with the right keys it works again
+#   public key for its responder, gets nothing through (drop_handshake or
+#   drop_mac1, no session, no byte received); with the right keys it
+#   works again
 # - mismatched protocols (hash, cipher, pattern) never half-work: no session
 #   on either side, counted
 # - forged UDP (captured transport messages sent again from another port):
@@ -103,7 +104,10 @@ no_peer() {
 nothing_through() {
 	nt_noping 1 "$NT_IN4_2" || return 1
 	sleep 1
-	st_ge "side 2 drop_handshake" "$(nt_dev_stat 2 drop_handshake)" 1 &&
+	# A wrong key for the responder fails its MAC1 (drop_mac1), another
+	# private key the handshake (drop_handshake).
+	st_ge "side 2 drop_handshake + drop_mac1" \
+		$(($(nt_dev_stat 2 drop_handshake) + $(nt_dev_stat 2 drop_mac1))) 1 &&
 	st_eq "side 2 rx_bytes" "$(nt_dev_stat 2 rx_bytes)" 0 &&
 	st_eq "side 2 handshakes" "$(nt_dev_stat 2 handshakes)" 0 &&
 	st_eq "side 1 handshakes" "$(nt_dev_stat 1 handshakes)" 0
@@ -142,7 +146,8 @@ mismatch() {	# PROTO_OF_SIDE_1: side 2 runs $PROTO
 		st_eq "side 2 $k" "$(nt_dev_stat 2 $k)" 0 || return 1
 	done
 	for s in 1 2; do
-		for k in drop_handshake drop_bad_type drop_bad_length drop_unknown_index drop_auth; do
+		for k in drop_handshake drop_mac1 drop_bad_type drop_bad_length \
+			drop_unknown_index drop_auth; do
 			total=$((total + $(nt_dev_stat $s $k)))
 		done
 	done

@@ -68,6 +68,10 @@ static const char *const stats_names[NOISE_A_STATS_MAX + 1] = {
 	[NOISE_A_STATS_DROP_HANDSHAKE] = "drop_handshake",
 	[NOISE_A_STATS_DROP_NO_KEY] = "drop_no_key",
 	[NOISE_A_STATS_DROP_INNER] = "drop_inner",
+	[NOISE_A_STATS_DROP_MAC1] = "drop_mac1",
+	[NOISE_A_STATS_DROP_COOKIE] = "drop_cookie",
+	[NOISE_A_STATS_DROP_RATELIMIT] = "drop_ratelimit",
+	[NOISE_A_STATS_DROP_HS_QUEUE] = "drop_hs_queue",
 };
 
 const char *stats_name(int attr)

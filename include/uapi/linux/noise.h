@@ -172,14 +172,22 @@ enum noise_stats_attr {
 	NOISE_A_STATS_DROP_SOURCE,	/* inner source not in allowed IPs */
 	NOISE_A_STATS_DROP_NO_PEER,	/* no peer for the destination */
 	/*
-	 * handshake message refused (bad MAC, failed read, unknown key,
-	 * other protocol)
+	 * handshake message refused (failed read, unknown key, other
+	 * protocol; a bad MAC1 is DROP_MAC1)
 	 */
 	NOISE_A_STATS_DROP_HANDSHAKE,
 	/* no usable session, queue full or key expired */
 	NOISE_A_STATS_DROP_NO_KEY,
 	/* decrypted packet is not IP, or its length is wrong */
 	NOISE_A_STATS_DROP_INNER,
+	/* handshake message with a bad MAC1 (one keyed hash spent) */
+	NOISE_A_STATS_DROP_MAC1,
+	/* under load without a valid MAC2: a cookie reply was sent instead */
+	NOISE_A_STATS_DROP_COOKIE,
+	/* under load, valid MAC2, but its source is over its rate */
+	NOISE_A_STATS_DROP_RATELIMIT,
+	/* the handshake queue is full */
+	NOISE_A_STATS_DROP_HS_QUEUE,
 	__NOISE_A_STATS_MAX
 };
 

@@ -36,6 +36,7 @@
 #include <crypto/chacha20poly1305.h>
 
 #include "tunnel/cookie.h"
+#include "tunnel/ratelimiter.h"
 
 static_assert(NOISE_COOKIE_NONCE_LEN == XCHACHA20POLY1305_NONCE_SIZE);
 static_assert(NOISE_COOKIE_KEY_LEN == CHACHA20POLY1305_KEY_SIZE);
@@ -362,4 +363,95 @@ int noise_cookie_reply_consume(struct noise_cookie_maker *m,
 	spin_unlock_bh(&m->lock);
 	memzero_explicit(cookie, sizeof(cookie));
 	return 0;
+}
+
+/**
+ * noise_cookie_maker_mac1_ok() - check mac1 of a message keyed like ours.
+ * @m: the maker of the peer that sent it.
+ * @msg: the whole message; mac1 at @msg + @mac_off.
+ * @mac_off: where mac1 is (it covers @msg[0..@mac_off)).
+ *
+ * For framings where a message is MACed with the key of its *sender*'s
+ * static key (ours: a responder's even messages carry mac1 keyed by its
+ * own key, which the initiator knows as the peer's): one keyed hash and a
+ * crypto_memneq, no lock (the keys are constant after init).
+ *
+ * Context: any.
+ * Return: true if mac1 is valid.
+ */
+bool noise_cookie_maker_mac1_ok(const struct noise_cookie_maker *m,
+				const u8 *msg, size_t mac_off)
+{
+	u8 mac[NOISE_COOKIE_MAC_LEN];
+	bool ok;
+
+	blake2s(mac, msg, m->mac1_key, NOISE_COOKIE_MAC_LEN, mac_off,
+		NOISE_COOKIE_KEY_LEN);
+	ok = !crypto_memneq(mac, msg + mac_off, NOISE_COOKIE_MAC_LEN);
+	memzero_explicit(mac, sizeof(mac));
+	return ok;
+}
+
+/**
+ * noise_cookie_checker_add_mac1() - mac1 with our own key, mac2 zero.
+ * @c: the checker (keyed with our static key).
+ * @msg: the whole message; the MACs are written at @msg + @mac_off.
+ * @mac_off: where mac1 goes.
+ *
+ * The sender side of noise_cookie_maker_mac1_ok(). Without a key (no
+ * set_key yet) both MACs are zero, which no receiver accepts.
+ *
+ * Context: any.
+ */
+void noise_cookie_checker_add_mac1(struct noise_cookie_checker *c, u8 *msg,
+				   size_t mac_off)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&c->lock);
+		if (c->has_key)
+			blake2s(msg + mac_off, msg, c->mac1_key,
+				NOISE_COOKIE_MAC_LEN, mac_off,
+				NOISE_COOKIE_KEY_LEN);
+		else
+			memset(msg + mac_off, 0, NOISE_COOKIE_MAC_LEN);
+	} while (read_seqretry(&c->lock, seq));
+	memset(msg + mac_off + NOISE_COOKIE_MAC_LEN, 0, NOISE_COOKIE_MAC_LEN);
+}
+
+/**
+ * noise_cookie_admit() - the receive decision for one handshake message.
+ * @c: the device's checker.
+ * @rl: the device's rate limiter.
+ * @msg: the whole message (at least @mac_off + 32 bytes).
+ * @mac_off: where mac1 is; mac2 follows it.
+ * @src: the outer source address and port.
+ * @net: the namespace of the receiving socket (rate limiter key).
+ * @under_load: the caller's handshake queue is busy.
+ *
+ * The order of Documentation/cookies.rst: mac1 (one keyed hash); not under
+ * load, a valid mac1 is enough; under load, mac2 must be valid (else the
+ * caller sends a cookie reply and stops) and then the source must be
+ * within its rate.
+ *
+ * Context: any (softirq); never sleeps.
+ * Return: what to do with the message.
+ */
+enum noise_cookie_admission
+noise_cookie_admit(struct noise_cookie_checker *c, struct noise_ratelimiter *rl,
+		   const u8 *msg, size_t mac_off, const struct sockaddr *src,
+		   const struct net *net, bool under_load)
+{
+	switch (noise_cookie_validate(c, msg, mac_off, src, under_load)) {
+	case NOISE_COOKIE_BAD_MAC1:
+		return NOISE_ADMIT_BAD_MAC1;
+	case NOISE_COOKIE_VALID_MAC1:
+		return under_load ? NOISE_ADMIT_SEND_COOKIE : NOISE_ADMIT_OK;
+	case NOISE_COOKIE_VALID_MAC2:
+		break;
+	}
+	if (under_load && !noise_ratelimiter_allow(rl, src, net))
+		return NOISE_ADMIT_RATELIMITED;
+	return NOISE_ADMIT_OK;
 }

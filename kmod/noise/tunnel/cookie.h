@@ -12,6 +12,8 @@
 #include <linux/spinlock.h>
 #include <linux/time64.h>
 
+struct net;
+struct noise_ratelimiter;
 struct sockaddr;
 
 #define NOISE_COOKIE_KEY_LEN		32	/* BLAKE2s-256 of label || key */
@@ -100,5 +102,24 @@ void noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
 int noise_cookie_reply_consume(struct noise_cookie_maker *m,
 			       const u8 nonce[NOISE_COOKIE_NONCE_LEN],
 			       const u8 encrypted_cookie[NOISE_COOKIE_ENCRYPTED_LEN]);
+
+/* Framings that MAC a message with its sender's key (ours, even messages). */
+bool noise_cookie_maker_mac1_ok(const struct noise_cookie_maker *m,
+				const u8 *msg, size_t mac_off);
+void noise_cookie_checker_add_mac1(struct noise_cookie_checker *c, u8 *msg,
+				   size_t mac_off);
+
+/* What the receive path does with a handshake message (noise_cookie_admit). */
+enum noise_cookie_admission {
+	NOISE_ADMIT_OK,			/* on to the handshake (DH) */
+	NOISE_ADMIT_BAD_MAC1,		/* drop, count */
+	NOISE_ADMIT_SEND_COOKIE,	/* under load, no valid mac2: reply */
+	NOISE_ADMIT_RATELIMITED,	/* under load, source over its rate */
+};
+
+enum noise_cookie_admission
+noise_cookie_admit(struct noise_cookie_checker *c, struct noise_ratelimiter *rl,
+		   const u8 *msg, size_t mac_off, const struct sockaddr *src,
+		   const struct net *net, bool under_load);
 
 #endif /* _NOISE_TUNNEL_COOKIE_H */

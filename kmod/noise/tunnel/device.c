@@ -122,6 +122,18 @@ static struct noise_identity *noise_ident(struct noise_device *nd)
 	return rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 }
 
+/*
+ * The identity's MAC checker (a copy must not share the seqlock): a fresh
+ * secret, keys from its public key and its framing's labels.
+ */
+static void noise_ident_cookie(struct noise_identity *id)
+{
+	noise_cookie_checker_init(&id->cookie);
+	if (id->has_key)
+		noise_framing_checker_key(&id->proto, &id->cookie, id->public_key,
+					  id->proto.info.dh_len);
+}
+
 static struct noise_identity *noise_ident_new(const char *proto,
 					      struct netlink_ext_ack *extack, int *err)
 {
@@ -135,6 +147,7 @@ static struct noise_identity *noise_ident_new(const char *proto,
 		kfree(id);
 		return NULL;
 	}
+	noise_ident_cookie(id);
 	return id;
 }
 
@@ -193,12 +206,13 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 		if (!id)
 			return ERR_PTR(-ENOMEM);
 	}
-	if (!private_key)
+	if (!private_key) {
+		noise_ident_cookie(id);
 		return id;
+	}
 	len = id->proto.info.dh_len;
 	memzero_explicit(id->private_key, sizeof(id->private_key));
 	memset(id->public_key, 0, sizeof(id->public_key));
-	memset(id->mac1_key, 0, sizeof(id->mac1_key));
 	id->has_key = memchr_inv(private_key, 0, len);
 	if (id->has_key) {
 		memcpy(id->private_key, private_key, len);
@@ -207,8 +221,8 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 			kfree_sensitive(id);
 			return ERR_PTR(err);
 		}
-		noise_framing_mac1_key(&id->proto, id->mac1_key, id->public_key, len);
 	}
+	noise_ident_cookie(id);
 	return id;
 }
 
@@ -302,8 +316,8 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 			kfree_sensitive(id);
 			return err;
 		}
-		noise_framing_mac1_key(&id->proto, id->mac1_key, id->public_key, len);
 	}
+	noise_ident_cookie(id);
 	noise_ident_swap(nd, id);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
 		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
@@ -466,6 +480,7 @@ static void noise_destruct(struct net_device *dev)
 	noise_quiesce(nd);
 	noise_allowedips_free(&nd->aips);
 	mutex_unlock(&nd->conf_lock);
+	noise_ratelimiter_uninit(&nd->ratelimiter);	/* sockets closed */
 	destroy_workqueue(nd->hs_wq);
 	destroy_workqueue(nd->wq);
 	noise_queueing_free(nd);
@@ -544,7 +559,12 @@ static int noise_nd_init(struct noise_device *nd)
 	err = gro_cells_init(&nd->gro, dev);
 	if (err)
 		goto err_queueing;
+	err = noise_ratelimiter_init(&nd->ratelimiter);
+	if (err)
+		goto err_gro;
 	return 0;
+err_gro:
+	gro_cells_destroy(&nd->gro);
 err_queueing:
 	noise_queueing_free(nd);
 err_wq:
@@ -560,6 +580,7 @@ err_stats:
 
 static void noise_nd_uninit(struct noise_device *nd)
 {
+	noise_ratelimiter_uninit(&nd->ratelimiter);
 	gro_cells_destroy(&nd->gro);
 	noise_queueing_free(nd);
 	destroy_workqueue(nd->wq);

@@ -27,7 +27,9 @@
 #include <uapi/linux/noise.h>
 #include "../noise.h"
 #include "allowedips.h"
+#include "cookie.h"
 #include "queueing.h"
+#include "ratelimiter.h"
 
 struct noise_peer;
 struct noise_framing_ops;
@@ -44,6 +46,10 @@ enum noise_drop {
 	NOISE_DROP_HANDSHAKE,
 	NOISE_DROP_NO_KEY,
 	NOISE_DROP_INNER,
+	NOISE_DROP_MAC1,
+	NOISE_DROP_COOKIE,
+	NOISE_DROP_RATELIMIT,
+	NOISE_DROP_HS_QUEUE,
 	NOISE_DROP_COUNT
 };
 
@@ -94,8 +100,10 @@ struct noise_tunnel_proto {
  * The device's identity: its protocol and static key pair. Replaced as a
  * whole under conf_lock (RCU for readers), freed with kfree_sensitive.
  * @has_key: false until a private key is set (no handshakes, no traffic).
- * @mac1_key: BLAKE2s(NOISE_LABEL_MAC1 || public): checks MAC1 of
- *	handshake messages sent to us.
+ * @cookie: MAC1/MAC2 checker keyed by our public key with the framing's
+ *	labels (cookie.h): checks handshake messages sent to us, makes cookie
+ *	replies, MACs the messages a native responder sends. Initialised
+ *	again whenever an identity is made or copied (noise_ident_keys()).
  */
 struct noise_identity {
 	struct rcu_head rcu;
@@ -103,7 +111,7 @@ struct noise_identity {
 	bool has_key;
 	u8 private_key[NOISE_MAX_DHLEN];
 	u8 public_key[NOISE_MAX_DHLEN];
-	u8 mac1_key[NOISE_KEY_LEN];
+	struct noise_cookie_checker cookie;
 };
 
 /* Index table: receiver indexes of keypairs and pending handshakes. */
@@ -150,6 +158,9 @@ struct noise_index_table {
  * @hs_wq: the handshake workqueue (ordered per device).
  * @gro: GRO cells for decrypted packets.
  * @stats: per-CPU device counters; @handshakes, handshakes completed.
+ * @ratelimiter: handshakes per source under load (Documentation/cookies.rst).
+ * @last_under_load: jiffies when the handshake queue was last found busy
+ *	(under load for one second after, as WireGuard).
  * @dev_list: the per-netns list of devices (noise_net).
  */
 struct noise_device {
@@ -179,6 +190,8 @@ struct noise_device {
 	struct gro_cells gro;
 	struct noise_pcpu_stats __percpu *stats;
 	atomic64_t handshakes;
+	struct noise_ratelimiter ratelimiter;
+	unsigned long last_under_load;
 	struct list_head dev_list;
 };
 
@@ -209,6 +222,9 @@ void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		      enum noise_drop why);
 enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
 				unsigned int len, u8 *type);
+/* Under load from this many queued handshake messages (WireGuard: 1/8). */
+#define NOISE_UNDER_LOAD_QUEUED	(NOISE_MAX_QUEUED_HANDSHAKES / 8)
+bool noise_rx_under_load(struct noise_device *nd);
 void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 		      struct noise_stats *out);
 

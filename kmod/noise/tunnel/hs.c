@@ -12,7 +12,6 @@
  */
 
 #include <crypto/algapi.h>
-#include <crypto/blake2s.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/random.h>
@@ -23,42 +22,34 @@
 #include "tunnel.h"
 #include "wg.h"
 
-/* MAC1 key: BLAKE2s-256(NOISE_LABEL_MAC1 || responder's static public). */
-void noise_hs_mac1_key(u8 key[NOISE_KEY_LEN], const u8 *pub, unsigned int len)
-{
-	struct blake2s_state st;
-
-	blake2s_init(&st, NOISE_KEY_LEN);
-	blake2s_update(&st, (const u8 *)NOISE_LABEL_MAC1, sizeof(NOISE_LABEL_MAC1) - 1);
-	blake2s_update(&st, pub, len);
-	blake2s_final(&st, key);
-}
-
-/* MAC1 of a whole handshake message of @len bytes (it covers all but the MACs). */
-static void noise_hs_mac1(u8 out[NOISE_MAC_LEN], const u8 *key, const u8 *msg,
-			  size_t len)
-{
-	blake2s(out, msg, key, NOISE_MAC_LEN, len - sizeof(struct noise_msg_macs),
-		NOISE_KEY_LEN);
-}
-
-/* Context: any. */
-bool noise_hs_mac1_ok(const u8 *key, const u8 *msg, size_t len)
-{
-	const struct noise_msg_macs *m = (const void *)(msg + len - sizeof(*m));
-	u8 mac[NOISE_MAC_LEN];
-	bool ok;
-
-	noise_hs_mac1(mac, key, msg, len);
-	ok = !crypto_memneq(mac, m->mac1, NOISE_MAC_LEN);
-	memzero_explicit(mac, sizeof(mac));
-	return ok;
-}
-EXPORT_SYMBOL_NS_GPL(noise_hs_mac1_ok, NOISE_INTERNAL);
-
 static struct noise_identity *noise_hs_ident(struct noise_device *nd)
 {
 	return rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->hs_lock));
+}
+
+/*
+ * The MACs of a message we send (Documentation/cookies.rst). A profile
+ * does its own (hs_seal, hs_remac). Ours are keyed by the responder's
+ * static key in both directions: the initiator's messages with the peer's
+ * maker (mac2 with the peer's cookie, if it gave us one), the responder's
+ * with our own checker's key (mac2 zero: nobody asks for it).
+ */
+static void noise_hs_macs(struct noise_device *nd, struct noise_peer *peer,
+			  bool initiator, u8 *msg, unsigned int len)
+{
+	struct noise_identity *id = noise_hs_ident(nd);
+	const struct noise_framing_ops *f = id->proto.framing;
+	size_t mac_off = len - sizeof(struct noise_msg_macs);
+
+	if (f) {
+		if (peer)
+			f->hs_remac(peer, msg, len);
+	} else if (initiator) {
+		if (peer)
+			noise_cookie_add_macs(&peer->cookie, msg, mac_off);
+	} else {
+		noise_cookie_checker_add_mac1(&id->cookie, msg, mac_off);
+	}
 }
 
 /* TAI64N of now: seconds + 2^62 big endian, then nanoseconds big endian. */
@@ -151,11 +142,11 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
  */
 static void noise_hs_send_last(struct noise_hs *nhs)
 {
-	const struct noise_framing_ops *f = noise_hs_ident(nhs->nd)->proto.framing;
 	struct noise_peer *peer = nhs->entry.peer;
 
-	if (f && peer && nhs->last_sent_at)	/* a resend: a cookie may have come */
-		f->hs_remac(peer, nhs->last_sent, nhs->last_sent_len);
+	if (nhs->last_sent_at)	/* a resend: a cookie may have come since */
+		noise_hs_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR,
+			      nhs->last_sent, nhs->last_sent_len);
 
 	if (nhs->role == NOISE_INITIATOR && peer)
 		noise_socket_send_buffer(peer, nhs->last_sent, nhs->last_sent_len);
@@ -177,7 +168,6 @@ static int noise_hs_write(struct noise_hs *nhs)
 	struct noise_peer *peer = nhs->entry.peer;
 	unsigned int msgno = nhs->next_msgno, off = sizeof(*h);
 	size_t len, plen = 0, cap;
-	const u8 *mac1_key;
 	int err;
 
 	memset(h, 0, sizeof(*h));
@@ -213,11 +203,9 @@ static int noise_hs_write(struct noise_hs *nhs)
 		len = id->proto.framing->hs_seal(peer, nhs->last_sent, len);
 		goto sealed;
 	}
-	/* MAC1 is keyed by the responder's static key in both directions. */
-	mac1_key = nhs->role == NOISE_INITIATOR ? peer->mac1_key : id->mac1_key;
-	memset(nhs->last_sent + len - NOISE_MAC_LEN, 0, NOISE_MAC_LEN);
-	noise_hs_mac1(nhs->last_sent + len - 2 * NOISE_MAC_LEN, mac1_key,
-		      nhs->last_sent, len);
+	if (nhs->role == NOISE_INITIATOR && !peer)
+		return -ENOKEY;
+	noise_hs_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR, nhs->last_sent, len);
 sealed:
 	nhs->last_sent_len = len;
 	nhs->next_msgno++;
@@ -428,6 +416,14 @@ static bool noise_hs_timestamp_ok(struct noise_hs *nhs, struct noise_peer *peer)
 	return true;
 }
 
+/* The unconfirmed final message again (its MACs again: a cookie may have come). */
+static void noise_hs_send_final(struct noise_peer *peer, bool initiator)
+{
+	noise_hs_macs(peer->nd, peer, initiator, peer->last_sent_final,
+		      peer->last_sent_final_len);
+	noise_socket_send_buffer(peer, peer->last_sent_final, peer->last_sent_final_len);
+}
+
 /*
  * An initiation we answered already came again (our answer was lost):
  * send the answer again instead of starting over.
@@ -441,8 +437,7 @@ static void noise_hs_resend_for(struct noise_peer *peer, const u8 *mac1)
 		noise_hs_send_last(nhs);
 	else if (peer->last_sent_final_len &&
 		 !crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN))
-		noise_socket_send_buffer(peer, peer->last_sent_final,
-					 peer->last_sent_final_len);
+		noise_hs_send_final(peer, false);
 }
 
 /* A duplicate of a message 1 an anonymous responder handshake answered. */
@@ -553,9 +548,16 @@ static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
 	}
 	if (h->h.msgno != nhs->next_msgno ||
 	    noise_handshake_next(nhs->hs) != NOISE_ACTION_READ ||
-	    (!(h->h.msgno & 1) && (!peer || (!noise_hs_ident(nd)->proto.framing &&
-	     !noise_hs_mac1_ok(peer->mac1_key, skb->data, skb->len)))) ||
-	    noise_hs_read(nhs, skb))
+	    (!(h->h.msgno & 1) && !peer))
+		goto drop;
+	/* Ours: a responder's message, MAC1 keyed by its key; before any DH. */
+	if (!(h->h.msgno & 1) && !noise_hs_ident(nd)->proto.framing &&
+	    !noise_cookie_maker_mac1_ok(&peer->cookie, skb->data,
+					skb->len - sizeof(struct noise_msg_macs))) {
+		noise_count_drop(nd, peer, NOISE_DROP_MAC1);
+		return;
+	}
+	if (noise_hs_read(nhs, skb))
 		goto drop;
 	if (!peer && nhs->found && noise_hs_bind(nhs, nhs->found)) {
 		noise_hs_free(nhs);
@@ -570,7 +572,8 @@ drop:
 /**
  * noise_hs_process() - handle one received handshake message.
  * @nd: the device.
- * @skb: the message, linear, type/length/MAC1 (odd messages) checked.
+ * @skb: the message, linear, type and length checked; MAC1 (and under
+ *	load MAC2) of the messages to a responder checked (receive.c).
  *
  * Context: process, hs_lock held.
  */
@@ -620,7 +623,7 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 {
 	struct noise_hs *nhs = peer->hs;
 	struct noise_keypair *next;
-	bool final;
+	bool final, initiator = false;
 
 	if (nhs) {
 		if (!time_after_eq(jiffies, nhs->last_sent_at + NOISE_HS_RETRANSMIT))
@@ -638,11 +641,12 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 	rcu_read_lock_bh();
 	next = rcu_dereference_bh(peer->keypairs.next_kp);
 	final = next && !READ_ONCE(next->confirmed);
+	if (final)
+		initiator = next->initiator;
 	rcu_read_unlock_bh();
 	if (final && peer->last_sent_final_len &&
 	    peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
-		noise_socket_send_buffer(peer, peer->last_sent_final,
-					 peer->last_sent_final_len);
+		noise_hs_send_final(peer, initiator);
 		noise_timers_hs_sent(peer);
 	}
 }

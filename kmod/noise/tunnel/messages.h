@@ -25,7 +25,7 @@
 
 enum noise_msg_type {
 	NOISE_MSG_HANDSHAKE = 1,
-	NOISE_MSG_COOKIE_REPLY = 2,	/* issue 12; length checked, dropped */
+	NOISE_MSG_COOKIE_REPLY = 2,	/* under load (cookies.rst) */
 	NOISE_MSG_TRANSPORT = 3,
 };
 
@@ -64,7 +64,7 @@ struct noise_msg_macs {
 	u8 mac2[NOISE_MAC_LEN];
 } __packed;
 
-/* Reserved for issue 12 (cookie reply): 64 bytes. */
+/* A cookie reply (Documentation/cookies.rst): 64 bytes. */
 struct noise_msg_cookie_reply {
 	struct noise_msg_header h;
 	__le32 receiver_index;

@@ -52,7 +52,6 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 
 	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 	len = id->proto.info.dh_len;
-	noise_framing_mac1_key(&id->proto, peer->mac1_key, peer->public_key, len);
 	peer->ss_ok = false;
 	memzero_explicit(peer->ss, sizeof(peer->ss));
 	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));

@@ -132,7 +132,6 @@ struct noise_hs {
  * @ss: DH(our static, its static), precomputed when either key changes;
  *	@ss_ok false if there is no private key or the DH was degenerate.
  * @hint_key: key of the message-1 hint (wire-format.rst), from @ss.
- * @mac1_key: BLAKE2s(label || public_key): MAC1 of messages we send it.
  * @endpoint: where to send (endpoint_lock; readers take it shared).
  * @keepalive_interval: persistent keepalive in seconds, 0 off.
  * @keypairs: the sessions.
@@ -160,8 +159,7 @@ struct noise_peer {
 	u8 ss[NOISE_MAX_DHLEN];
 	bool ss_ok;
 	u8 hint_key[NOISE_KEY_LEN];
-	u8 mac1_key[NOISE_KEY_LEN];
-	struct noise_cookie_maker cookie;	/* framing profiles (wg.c) */
+	struct noise_cookie_maker cookie;	/* MACs, cookies (cookies.rst) */
 	rwlock_t endpoint_lock;
 	struct noise_endpoint endpoint;
 	struct dst_cache endpoint_cache;

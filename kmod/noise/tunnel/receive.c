@@ -2,7 +2,9 @@
 /*
  * noise tunnel: the receive path. noise_receive() (the UDP sockets'
  * encap_rcv, softirq) checks type and length before any crypto; handshake
- * messages (MAC1 checked) go to the device's handshake work, transport
+ * messages pass the defences (MAC1; under load MAC2 or a cookie reply, then
+ * the rate limiter: Documentation/cookies.rst) and go to the device's
+ * handshake work, cookie replies to the peer's cookie maker, transport
  * messages are looked up by receiver index, checked against the replay
  * window, decrypted (queueing.c), then delivered: the counter is marked
  * seen, the inner source checked against the peer's allowed IPs and the
@@ -13,6 +15,7 @@
  */
 
 #include <linux/ip.h>
+#include <linux/module.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
 #include <net/ip_tunnels.h>
@@ -102,23 +105,174 @@ enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *ms
 }
 EXPORT_SYMBOL_NS_GPL(noise_msg_check, NOISE_INTERNAL);
 
-/* A handshake message (type and length checked): MAC1, then the work. */
+/*
+ * Test only (Documentation/cookies.rst): every device counts as under load,
+ * so the cookie path can be exercised without a flood. Read at runtime;
+ * never set it on a production system.
+ */
+static bool force_under_load;
+module_param(force_under_load, bool, 0644);
+MODULE_PARM_DESC(force_under_load,
+		 "test only: treat every noise device as under handshake load");
+
+/**
+ * noise_rx_under_load() - is the device's handshake work busy?
+ * @nd: the device.
+ *
+ * Under load when the handshake queue holds NOISE_UNDER_LOAD_QUEUED
+ * messages or more, and for one second after it last did (as WireGuard),
+ * so the state does not flap with the queue.
+ *
+ * Context: any.
+ * Return: true if handshake messages must prove their source (mac2).
+ */
+bool noise_rx_under_load(struct noise_device *nd)
+{
+	unsigned long last;
+
+	if (skb_queue_len(&nd->hs_queue) >= NOISE_UNDER_LOAD_QUEUED) {
+		WRITE_ONCE(nd->last_under_load, jiffies ? jiffies : 1);
+		return true;
+	}
+	last = READ_ONCE(nd->last_under_load);
+	return (last && time_before(jiffies, last + HZ)) ||
+	       READ_ONCE(force_under_load);
+}
+
+/* Under load and without a valid mac2: a cookie reply to its source. */
+static void noise_rx_send_cookie(struct noise_device *nd, struct noise_identity *id,
+				 const struct sk_buff *skb, const struct noise_endpoint *ep)
+{
+	struct noise_msg_cookie_reply r;
+	size_t mac_off = skb->len - sizeof(struct noise_msg_macs);
+
+	if (noise_cookie_reply_create(&id->cookie, skb->data, mac_off, &ep->addr,
+				      r.nonce, r.encrypted_cookie))
+		return;
+	if (id->proto.framing) {
+		id->proto.framing->cookie_header((u8 *)&r.h);
+	} else {
+		r.h.type = NOISE_MSG_COOKIE_REPLY;
+		r.h.version = NOISE_WIRE_VERSION;
+		r.h.msgno = 0;
+		r.h.reserved = 0;
+	}
+	/* Both framings: the sender index is the message's second word. */
+	memcpy(&r.receiver_index, skb->data + sizeof(__le32), sizeof(r.receiver_index));
+	noise_socket_send_buffer_to(nd, ep, &r, sizeof(r));
+}
+
+/*
+ * MAC1, and under load MAC2 and the rate limiter (noise_cookie_admit()),
+ * before anything else is done with the message. Return: the drop reason,
+ * or NOISE_MSG_OK to queue it for the handshake work.
+ */
+static enum noise_drop noise_rx_admit(struct noise_device *nd, struct noise_identity *id,
+				      struct sk_buff *skb)
+{
+	size_t mac_off = skb->len - sizeof(struct noise_msg_macs);
+	struct noise_endpoint ep;
+	bool under_load;
+
+	if (noise_endpoint_from_skb(&ep, skb))
+		return NOISE_DROP_HANDSHAKE;
+	under_load = noise_rx_under_load(nd);
+	switch (noise_cookie_admit(&id->cookie, &nd->ratelimiter, skb->data, mac_off,
+				   &ep.addr, nd->net, under_load)) {
+	case NOISE_ADMIT_OK:
+		return NOISE_MSG_OK;
+	case NOISE_ADMIT_BAD_MAC1:
+		return NOISE_DROP_MAC1;
+	case NOISE_ADMIT_SEND_COOKIE:
+		noise_rx_send_cookie(nd, id, skb, &ep);
+		return NOISE_DROP_COOKIE;
+	case NOISE_ADMIT_RATELIMITED:
+		return NOISE_DROP_RATELIMIT;
+	}
+	return NOISE_DROP_HANDSHAKE;
+}
+
+/*
+ * A handshake message (type and length checked): the defences, then the
+ * work. Messages to a responder (all of WireGuard's; our odd ones) are
+ * checked here against our key; our even messages carry MAC1 keyed by
+ * their sender's key and are checked by the work once the index names the
+ * peer, still before any DH (hs.c).
+ */
 static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *id,
 			       struct sk_buff *skb)
 {
 	const struct noise_framing_ops *f = id->proto.framing;
 	unsigned int msgno = ((const struct noise_msg_header *)skb->data)->msgno;
+	enum noise_drop why = NOISE_DROP_HANDSHAKE;
 
-	if (skb_linearize(skb) || !id->has_key ||
-	    (f && f->rx_handshake(nd, id, skb)) ||
-	    (!f && (msgno & 1) && !noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len)) ||
-	    skb_queue_len(&nd->hs_queue) >= NOISE_MAX_QUEUED_HANDSHAKES) {
-		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
+	if (skb_linearize(skb) || !id->has_key)
+		goto drop;
+	if (f || (msgno & 1)) {
+		why = noise_rx_admit(nd, id, skb);
+		if (why != NOISE_MSG_OK)
+			goto drop;
+	}
+	why = NOISE_DROP_HANDSHAKE;
+	if (f && f->rx_handshake(nd, id, skb))
+		goto drop;
+	why = NOISE_DROP_HS_QUEUE;
+	if (skb_queue_len(&nd->hs_queue) >= NOISE_MAX_QUEUED_HANDSHAKES)
+		goto drop;
+	skb_queue_tail(&nd->hs_queue, skb);
+	queue_work(nd->hs_wq, &nd->hs_work);
+	return;
+drop:
+	noise_count_drop(nd, NULL, why);
+	kfree_skb(skb);
+}
+
+/* The peer whose handshake (or fresh session) has index @index. */
+static struct noise_peer *noise_rx_peer_by_index(struct noise_device *nd, __le32 index)
+{
+	struct noise_peer *peer = NULL;
+	struct noise_index *e;
+
+	rcu_read_lock_bh();
+	e = noise_index_lookup(&nd->index, index, NOISE_INDEX_HANDSHAKE);
+	if (!e)
+		e = noise_index_lookup(&nd->index, index, NOISE_INDEX_KEYPAIR);
+	if (e && e->peer)
+		peer = noise_peer_get_maybe_zero(e->peer);
+	rcu_read_unlock_bh();
+	return peer;
+}
+
+/*
+ * A cookie reply (either framing: same layout after the first word) to our
+ * last message to the peer its index names: the peer's maker decrypts it
+ * with the mac1 we sent as associated data and keeps the cookie; the next
+ * retransmission (1 s) carries mac2, as WireGuard does.
+ */
+static void noise_rx_cookie_reply(struct noise_device *nd, struct sk_buff *skb)
+{
+	struct noise_msg_cookie_reply *r;
+	struct noise_peer *peer;
+	int err;
+
+	if (skb_linearize(skb)) {
+		noise_count_drop(nd, NULL, NOISE_DROP_BAD_LENGTH);
 		kfree_skb(skb);
 		return;
 	}
-	skb_queue_tail(&nd->hs_queue, skb);
-	queue_work(nd->hs_wq, &nd->hs_work);
+	r = (void *)skb->data;
+	peer = noise_rx_peer_by_index(nd, r->receiver_index);
+	if (!peer) {
+		noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
+		kfree_skb(skb);
+		return;
+	}
+	err = noise_cookie_reply_consume(&peer->cookie, r->nonce, r->encrypted_cookie);
+	if (err)
+		noise_count_drop(nd, peer, err == -EBADMSG ? NOISE_DROP_AUTH :
+				 NOISE_DROP_HANDSHAKE);
+	noise_peer_put(peer);
+	consume_skb(skb);
 }
 
 /* A transport message: index, window, age; then decrypt. */
@@ -210,13 +364,11 @@ int noise_receive(struct sock *sk, struct sk_buff *skb)
 		rcu_read_unlock_bh();
 		return 0;
 	}
-	if (why == NOISE_MSG_OK && type == NOISE_MSG_COOKIE_REPLY && id->proto.framing) {
-		rcu_read_unlock_bh();
-		id->proto.framing->rx_cookie_reply(nd, skb);
+	rcu_read_unlock_bh();
+	if (why == NOISE_MSG_OK && type == NOISE_MSG_COOKIE_REPLY) {
+		noise_rx_cookie_reply(nd, skb);
 		return 0;
 	}
-	rcu_read_unlock_bh();
-	/* A well-formed cookie reply waits for issue 12. */
 	noise_count_drop(nd, NULL, why == NOISE_MSG_OK ? NOISE_DROP_HANDSHAKE : why);
 	kfree_skb(skb);
 	return 0;

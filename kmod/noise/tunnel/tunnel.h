@@ -50,8 +50,6 @@ void noise_hs_clear_peer(struct noise_peer *peer);
 void noise_hs_clear_anon(struct noise_device *nd);
 void noise_peer_queue_hs_work(struct noise_peer *peer);
 void noise_hs_want(struct noise_peer *peer);
-bool noise_hs_mac1_ok(const u8 *key, const u8 *msg, size_t len);
-void noise_hs_mac1_key(u8 key[32], const u8 *pub, unsigned int len);
 
 /* timers.c */
 void noise_timers_init(struct noise_peer *peer);

@@ -15,8 +15,6 @@
  */
 
 #include "../compat.h"	/* first: get_unaligned_le32() on 6.1 and 6.12 */
-#include <crypto/algapi.h>
-#include <crypto/blake2s.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
 #include "cookie.h"
@@ -63,20 +61,17 @@ static void noise_wg_native_header(u8 *msg, u8 msgno)
 }
 
 /*
- * MAC1 (keyed by our own static key, WireGuard's label: id->mac1_key) of
- * either message, then the native layout: message 1 gains a zero receiver
+ * Its MACs passed noise_cookie_admit() (keyed by our own static key with
+ * WireGuard's labels: mac1, and under load mac2 or a cookie reply, as
+ * WireGuard); now the native layout: message 1 gains a zero receiver
  * index after the sender index (4 bytes pushed), message 2 keeps its
- * layout. MAC2 is not checked: we do not send cookie replies (yet; see
- * wireguard.rst), a peer's mac2 is ignored as WireGuard does when not
- * under load.
+ * layout.
  */
 static int noise_wg_rx_handshake(struct noise_device *nd, struct noise_identity *id,
 				 struct sk_buff *skb)
 {
 	u32 type = get_unaligned_le32(skb->data);
 
-	if (!noise_hs_mac1_ok(id->mac1_key, skb->data, skb->len))
-		return -EBADMSG;
 	if (type == NOISE_WG_MSG_RESPONSE) {
 		noise_wg_native_header(skb->data, 2);
 		return 0;
@@ -91,53 +86,10 @@ static int noise_wg_rx_handshake(struct noise_device *nd, struct noise_identity 
 	return 0;
 }
 
-/* The peer whose handshake (or fresh session) has index @index. */
-static struct noise_peer *noise_wg_peer_by_index(struct noise_device *nd, __le32 index)
+/* WireGuard's cookie reply: type 3 as a little-endian word. */
+static void noise_wg_cookie_header(u8 hdr[4])
 {
-	struct noise_peer *peer = NULL;
-	struct noise_index *e;
-
-	rcu_read_lock_bh();
-	e = noise_index_lookup(&nd->index, index, NOISE_INDEX_HANDSHAKE);
-	if (!e)
-		e = noise_index_lookup(&nd->index, index, NOISE_INDEX_KEYPAIR);
-	if (e && e->peer)
-		peer = noise_peer_get_maybe_zero(e->peer);
-	rcu_read_unlock_bh();
-	return peer;
-}
-
-/*
- * A cookie reply to our last initiation or response: store the cookie in
- * the peer's maker (noise_cookie_reply_consume() decrypts it with the mac1
- * we sent as associated data); the next retransmission carries mac2.
- */
-static void noise_wg_rx_cookie_reply(struct noise_device *nd, struct sk_buff *skb)
-{
-	struct noise_wg_cookie_reply *r;
-	struct noise_peer *peer;
-	int err = -ENOENT;
-
-	if (skb_linearize(skb))
-		goto drop;
-	r = (void *)skb->data;
-	peer = noise_wg_peer_by_index(nd, r->receiver_index);
-	if (!peer) {
-		noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
-		goto free;
-	}
-	err = noise_cookie_reply_consume(&peer->cookie, r->nonce, r->encrypted_cookie);
-	/* Honoured by the next retransmission (1 s), as WireGuard does. */
-	if (err)
-		noise_count_drop(nd, peer, err == -EBADMSG ? NOISE_DROP_AUTH :
-				 NOISE_DROP_HANDSHAKE);
-	noise_peer_put(peer);
-free:
-	consume_skb(skb);
-	return;
-drop:
-	noise_count_drop(nd, NULL, NOISE_DROP_BAD_LENGTH);
-	kfree_skb(skb);
+	put_unaligned_le32(NOISE_WG_MSG_COOKIE_REPLY, hdr);
 }
 
 /*
@@ -180,7 +132,7 @@ const struct noise_framing_ops noise_wg_framing = {
 	.label_cookie = NOISE_WG_LABEL_COOKIE,
 	.rx_check = noise_wg_rx_check,
 	.rx_handshake = noise_wg_rx_handshake,
-	.rx_cookie_reply = noise_wg_rx_cookie_reply,
+	.cookie_header = noise_wg_cookie_header,
 	.hs_seal = noise_wg_hs_seal,
 	.hs_remac = noise_wg_hs_remac,
 	.data_header = noise_wg_data_header,
@@ -203,42 +155,42 @@ const struct noise_framing_ops *noise_framing_by_name(const char *name)
 EXPORT_SYMBOL_NS_GPL(noise_framing_by_name, NOISE_INTERNAL);
 
 /**
- * noise_framing_mac1_key() - the MAC1 key of a static public key.
- * @p: the device's protocol (its framing chooses the label).
- * @key: out.
- * @pub: the static public key whose owner receives the MACed messages.
+ * noise_framing_checker_key() - key a device's MAC checker.
+ * @p: the device's protocol (its framing chooses the labels).
+ * @c: the checker.
+ * @pub: our static public key (whose owner receives the MACed messages).
  * @len: its length.
  *
  * Context: any.
  */
-void noise_framing_mac1_key(const struct noise_tunnel_proto *p, u8 key[NOISE_KEY_LEN],
-			    const u8 *pub, unsigned int len)
+void noise_framing_checker_key(const struct noise_tunnel_proto *p,
+			       struct noise_cookie_checker *c, const u8 *pub,
+			       unsigned int len)
 {
-	struct blake2s_state st;
-
-	if (!p->framing) {
-		noise_hs_mac1_key(key, pub, len);
-		return;
-	}
-	blake2s_init(&st, NOISE_KEY_LEN);
-	blake2s_update(&st, p->framing->label_mac1, strlen(p->framing->label_mac1));
-	blake2s_update(&st, pub, len);
-	blake2s_final(&st, key);
+	if (p->framing)
+		noise_cookie_checker_set_key(c, p->framing->label_mac1,
+					     p->framing->label_cookie, pub, len);
+	else
+		noise_cookie_checker_set_key(c, NOISE_LABEL_MAC1, NOISE_LABEL_COOKIE,
+					     pub, len);
 }
-EXPORT_SYMBOL_NS_GPL(noise_framing_mac1_key, NOISE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(noise_framing_checker_key, NOISE_INTERNAL);
 
 /**
  * noise_framing_peer_keys() - (re)key a peer's cookie maker.
- * @p: the device's protocol.
+ * @p: the device's protocol (its framing chooses the labels).
  * @peer: the peer (its public key is set).
  *
+ * The maker MACs what we send the peer as initiator and checks what the
+ * peer sends us as native responder (its mac1 is keyed by its own key).
  * Context: process, conf_lock held.
  */
 void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_peer *peer)
 {
-	if (p->framing)
-		noise_cookie_maker_init(&peer->cookie, p->framing->label_mac1,
-					p->framing->label_cookie, peer->public_key,
-					p->info.dh_len);
+	const struct noise_framing_ops *f = p->framing;
+
+	noise_cookie_maker_init(&peer->cookie, f ? f->label_mac1 : NOISE_LABEL_MAC1,
+				f ? f->label_cookie : NOISE_LABEL_COOKIE,
+				peer->public_key, p->info.dh_len);
 }
 EXPORT_SYMBOL_NS_GPL(noise_framing_peer_keys, NOISE_INTERNAL);

@@ -41,8 +41,6 @@ enum noise_wg_msg_type {
 #define NOISE_WG_COOKIE_REPLY_LEN	64
 #define NOISE_WG_DATA_HEADER_LEN	16
 #define NOISE_WG_DATA_MIN_LEN		(NOISE_WG_DATA_HEADER_LEN + NOISE_TAG_LEN)
-/* Under load (the handshake queue 1/8 full), mac2 is asked for. */
-#define NOISE_WG_UNDER_LOAD		(NOISE_MAX_QUEUED_HANDSHAKES / 8)
 
 struct noise_wg_initiation {
 	__le32 type;
@@ -92,9 +90,11 @@ static_assert(sizeof(struct noise_wg_data) == NOISE_WG_DATA_HEADER_LEN);
  * @label_mac1, @label_cookie: labels of the keyed BLAKE2s MAC keys.
  * @rx_check: type and length verdict before any crypto (softirq); *type
  *	is the native type (NOISE_MSG_*).
- * @rx_handshake: a checked handshake message (linear, softirq): verify its
- *	MACs and turn it into the native layout in place. 0 or -errno (drop).
- * @rx_cookie_reply: a checked cookie reply (softirq); consumes the skb.
+ * @rx_handshake: a checked handshake message (linear, softirq; its MACs
+ *	passed noise_cookie_admit() already): turn it into the native layout
+ *	in place. 0 or -errno (drop).
+ * @cookie_header: the first four bytes of a cookie reply (the rest is the
+ *	same as ours: receiver index, nonce, encrypted cookie).
  * @hs_seal: a native handshake message of @len bytes written by hs.c for
  *	@peer: turn it into the wire layout and add the MACs; the new length.
  * @hs_remac: the MACs of a wire message again, before it is resent.
@@ -109,7 +109,7 @@ struct noise_framing_ops {
 	enum noise_drop (*rx_check)(const u8 *msg, unsigned int len, u8 *type);
 	int (*rx_handshake)(struct noise_device *nd, struct noise_identity *id,
 			    struct sk_buff *skb);
-	void (*rx_cookie_reply)(struct noise_device *nd, struct sk_buff *skb);
+	void (*cookie_header)(u8 hdr[4]);
 	unsigned int (*hs_seal)(struct noise_peer *peer, u8 *msg, unsigned int len);
 	void (*hs_remac)(struct noise_peer *peer, u8 *msg, unsigned int len);
 	void (*data_header)(u8 hdr[4]);
@@ -125,8 +125,9 @@ static inline const char *noise_proto_hs_name(const struct noise_tunnel_proto *p
 }
 
 const struct noise_framing_ops *noise_framing_by_name(const char *name);
-void noise_framing_mac1_key(const struct noise_tunnel_proto *p, u8 key[NOISE_KEY_LEN],
-			    const u8 *pub, unsigned int len);
+void noise_framing_checker_key(const struct noise_tunnel_proto *p,
+			       struct noise_cookie_checker *c, const u8 *pub,
+			       unsigned int len);
 void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_peer *peer);
 
 #endif /* _NOISE_TUNNEL_WG_H */
