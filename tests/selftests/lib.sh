@@ -112,12 +112,16 @@ st_name() {
 	echo "$1" | tr '*?[]#' '_____'
 }
 
+# NOISE_ST_TIMING=1: every case also prints its wall time ("# time: ...").
 st_run() {
-	local name rc out=$st_tmp/case.out
+	local name rc out=$st_tmp/case.out t0
 	name=$(st_name "$1")
 	shift
+	t0=$(date +%s.%N)
 	"$@" > "$out" 2>&1 < /dev/null
 	rc=$?
+	[ "${NOISE_ST_TIMING:-}" = 1 ] &&
+		ktap_print_msg "time: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')"
 	if [ $rc = 0 ]; then
 		ktap_test_pass "$name"
 	else
@@ -381,6 +385,18 @@ nt_x() {
 	ns=$(nt_ns "$1")
 	shift
 	ip netns exec "$ns" "$@"
+}
+
+# nt_bg SIDE OUT CMD...: CMD in that side's namespace in the background,
+# its output in the file OUT; NT_BG is its pid (ip netns exec execs CMD, so
+# this is CMD itself, not a subshell as with "nt_x ... &"), killed at exit.
+nt_bg() {
+	local ns out=$2
+	ns=$(nt_ns "$1")
+	shift 2
+	ip netns exec "$ns" "$@" > "$out" 2>&1 < /dev/null &
+	NT_BG=$!
+	st_defer "kill $NT_BG"
 }
 
 # nt_ctl SIDE ARGS...: noisectl in that side's namespace

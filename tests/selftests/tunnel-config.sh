@@ -236,19 +236,32 @@ many_show() {
 }
 
 many_json() {
-	st_eq "show --json: peers" "$(nt_ctl 1 show noise1 --json | jq '.peers | length')" 1000 &&
-	st_eq "show --json: allowed IPs" \
-		"$(nt_ctl 1 show noise1 --json | jq '[.peers[].allowed_ips[]] | length')" 10000
+	local counts
+	counts=$(nt_ctl 1 show noise1 --json | jq -r '"\(.peers | length) \([.peers[].allowed_ips[]] | length)"') ||
+		return 1
+	echo "show --json: ${counts% *} peers, ${counts#* } allowed IPs"
+	st_eq "show --json: peers" "${counts% *}" 1000 &&
+	st_eq "show --json: allowed IPs" "${counts#* }" 10000
 }
 
+# The raw dump (nl.py, no noisectl): split over several messages, and
+# every peer and allowed IP in it is one that setconf set (many.expect),
+# none missing, none twice.
 many_raw() {
-	local out
-	out=$(nt_x 1 $NL dump noise1 --count) || { echo "$out"; return 1; }
-	echo "raw dump: $out"
-	[[ "$out" =~ messages=([0-9]+)\ peers=([0-9]+)\ allowedips=([0-9]+) ]] || return 1
-	st_ge "messages" "${BASH_REMATCH[1]}" 2 &&
-	st_eq "peers" "${BASH_REMATCH[2]}" 1000 &&
-	st_eq "allowed IPs" "${BASH_REMATCH[3]}" 10000
+	local out msgs peers aips
+	out=$(nt_x 1 $NL dump noise1 --count --list "$st_tmp/raw.list") || { echo "$out"; return 1; }
+	# Read the counts before st_ge/st_eq: their own =~ resets BASH_REMATCH.
+	[[ "$out" =~ messages=([0-9]+)\ peers=([0-9]+)\ allowedips=([0-9]+) ]] ||
+		{ echo "nl.py said: $out"; return 1; }
+	msgs=${BASH_REMATCH[1]} peers=${BASH_REMATCH[2]} aips=${BASH_REMATCH[3]}
+	echo "set: $(cut -d' ' -f1 "$st_tmp/many.expect" | sort -u | wc -l) peers, $(wc -l < "$st_tmp/many.expect") allowed IPs"
+	echo "raw dump: $msgs messages, $peers peers, $aips allowed IPs"
+	st_ge "messages" "$msgs" 2 &&
+	st_eq "peers" "$peers" 1000 &&
+	st_eq "allowed IPs" "$aips" 10000 || return 1
+	sort "$st_tmp/raw.list" | diff "$st_tmp/many.expect" - > "$st_tmp/raw.diff" ||
+		{ echo "the dump differs from what was set:"; head -n 20 "$st_tmp/raw.diff"; return 1; }
+	echo "dump = set: every (peer, allowed IP) pair, once"
 }
 
 tunnel() {
@@ -272,6 +285,6 @@ st_run_v "setconf with a bad base64 key names file and line, changes nothing" ba
 st_must "a config of 1000 peers with 10 allowed IPs each" many_conf
 st_run_v "setconf of 1000 peers on noise1" many_set
 st_run_v "noisectl show: 1000 peers, the 10000 allowed IPs configured" many_show
-st_run "noisectl show --json: 1000 peers, 10000 allowed IPs" many_json
+st_run_v "noisectl show --json: 1000 peers, 10000 allowed IPs" many_json
 st_run_v "raw netlink dump: several messages, 1000 peers, 10000 allowed IPs" many_raw
 st_done

@@ -20,6 +20,17 @@
 #       first byte set to T, N added to the transport counter (__le64 at
 #       byte 8, Documentation/wire-format.rst), or its receiver index
 #       (__le32 at byte 4) inverted
+#   udp.py relay LISTEN TARGET [RULE...]
+#       a UDP relay between peers (ADDR:PORT, [ADDR6]:PORT): what comes to
+#       LISTEN from anywhere goes to TARGET, what comes from TARGET goes
+#       back to where the last datagram came from. RULE is drop:M:N (the
+#       Nth handshake message number M, counted per M in both directions,
+#       is not passed on) or dup:M:N (it is passed on twice). Once the file
+#       $UDP_STOP.replay exists (it is removed), the first message 1 passed
+#       on is sent to TARGET again. One line per datagram: "SECONDS
+#       fwd|drop|dup|replay c2t|t2c TYPE.MSGNO LEN" (seconds since it
+#       started; type 1 handshake, 3 transport); "# ready" once it
+#       listens; it stops once $UDP_STOP exists.
 
 import binascii
 import os
@@ -78,6 +89,60 @@ def udp_payload(frame):
     return dport, udp[8:ulen]
 
 
+def hostport(text):
+    host, _, port = text.rpartition(':')
+    host = host.strip('[]')
+    fam = socket.AF_INET6 if ':' in host else socket.AF_INET
+    return fam, (host, int(port))
+
+
+def relay(listen, target, rules):
+    """The relay of 'udp.py relay' (see the top)."""
+    stop = os.environ.get('UDP_STOP')
+    fam, laddr = hostport(listen)
+    _, taddr = hostport(target)
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind(laddr)
+    want = {}
+    for r in rules:
+        act, m, n = r.split(':')
+        want[(int(m), int(n))] = act
+    seen = {}
+    client = None
+    first1 = None
+    t0 = time.time()
+    print('# ready', flush=True)
+    while not (stop and os.path.exists(stop)):
+        if stop and os.path.exists(stop + '.replay'):
+            os.unlink(stop + '.replay')
+            if first1 is not None:
+                s.sendto(first1, taddr)
+                print('%.2f replay c2t 1.1 %d' % (time.time() - t0, len(first1)), flush=True)
+        r, _, _ = select.select([s], [], [], 0.1)
+        if not r:
+            continue
+        data, addr = s.recvfrom(65535)
+        if addr[0] == taddr[0] and addr[1] == taddr[1]:
+            way, dest = 't2c', client
+        else:
+            way, dest, client = 'c2t', taddr, addr
+        mtype = data[0] if data else 0
+        msgno = data[2] if len(data) > 2 and mtype == 1 else 0
+        act = 'fwd'
+        if mtype == 1:
+            seen[msgno] = seen.get(msgno, 0) + 1
+            act = want.get((msgno, seen[msgno]), 'fwd')
+            if msgno == 1 and way == 'c2t' and first1 is None and act != 'drop':
+                first1 = data
+        print('%.2f %s %s %d.%d %d' % (time.time() - t0, act, way, mtype, msgno, len(data)),
+              flush=True)
+        if act == 'drop' or dest is None:
+            continue
+        s.sendto(data, dest)
+        if act == 'dup':
+            s.sendto(data, dest)
+
+
 def main(argv):
     if argv[1] == 'sniff':
         iface, port, secs = argv[2], int(argv[3]), float(argv[4])
@@ -103,6 +168,8 @@ def main(argv):
         s = socket.socket(fam, socket.SOCK_DGRAM)
         for h in argv[4:]:
             s.sendto(binascii.unhexlify(h), (addr, port))
+    elif argv[1] == 'relay':
+        relay(argv[2], argv[3], argv[4:])
     elif argv[1] == 'mangle':
         p = bytearray(bytes.fromhex(argv[2]))
         if argv[3] == 'flip':

@@ -1,0 +1,225 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lost and duplicated handshake messages, with an IK pattern (two messages)
+# and an XX pattern (three). Side 1's peer endpoint is a UDP relay (udp.py
+# relay, in side 2's namespace) in front of side 2, which knows no endpoint
+# and answers through the relay, so every handshake message passes it. The
+# UML test kernel has neither netfilter nor tc (tests/uml/base.config): the
+# relay drops, doubles and replays instead. On fresh devices each time:
+# - a lost message 1, 2 (and, XX, 3): the relay drops the first one; the
+#   sender sends it again, the session comes up (ping both ways), the
+#   initiator completes one handshake
+# - message 1 twice in a row: one session on each side (one handshake
+#   each), the responder answers the copy again (a second message 2), and
+#   the tunnel works
+# - message 1 replayed once the session is up: no second session (the
+#   handshake count and time unchanged on both sides), the tunnel still
+#   works
+source "$(dirname "$0")/lib.sh"
+
+st_need ip ping jq python3 timeout "$NOISECTL"
+grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
+
+RELAY=10.99.0.2:51900
+RELAY_TARGET=10.99.0.2:$NT_PORT2
+UDP="python3 $st_here/udp.py"
+
+# keys PROTO: keys for both sides (kept for the protocol's scenarios)
+keys() {
+	local dh
+	dh=$(nt_proto_dh "$1")
+	NT_PRIV1=$(nt_genkey "$dh") && NT_PUB1=$(echo "$NT_PRIV1" | nt_pubkey) &&
+	NT_PRIV2=$(nt_genkey "$dh") && NT_PUB2=$(echo "$NT_PRIV2" | nt_pubkey)
+}
+
+# relay_start RULE...: the relay, logging to $st_tmp/relay.log.
+relay_start() {
+	local log=$st_tmp/relay.log
+	rm -f "$log" "$log.stop" "$log.stop.replay"
+	# ip netns exec execs python: $! is the relay itself.
+	UDP_STOP=$log.stop ip netns exec "$NT_NS2" $UDP relay "$RELAY" "$RELAY_TARGET" "$@" \
+		> "$log" 2>&1 &
+	RELAY_PID=$!
+	st_defer "kill $RELAY_PID"
+	st_wait_ready "$log"
+}
+
+relay_stop() {
+	[ -n "${RELAY_PID:-}" ] || return 0
+	touch "$st_tmp/relay.log.stop"
+	timeout 10 tail --pid="$RELAY_PID" -f /dev/null || kill "$RELAY_PID"
+	wait "$RELAY_PID" 2> /dev/null
+	RELAY_PID=""
+}
+
+# fresh PROTO RULE...: new devices with PROTO, side 1's peer behind the
+# relay (which applies RULE...), side 2 without an endpoint for side 1.
+fresh() {
+	local proto=$1 s
+	shift
+	relay_stop
+	nt_down
+	nt_conf "$st_tmp/noise-1.conf" "$proto" "$NT_PRIV1" "$NT_PORT1" \
+		"$NT_PUB2" "$RELAY" "$NT_IN4_2/32, $NT_IN6_2/128"
+	nt_conf "$st_tmp/noise-2.conf" "$proto" "$NT_PRIV2" "$NT_PORT2" \
+		"$NT_PUB1" "" "$NT_IN4_1/32, $NT_IN6_1/128"
+	for s in 1 2; do
+		nt_dev "$s" && nt_ctl "$s" setconf "$NT_DEV" "$st_tmp/noise-$s.conf" || return 1
+	done
+	relay_start "$@"
+}
+
+# seen WHAT: how many relay log lines match WHAT ("drop c2t 1.1", ...)
+seen() {
+	grep -c " $1 " "$st_tmp/relay.log"
+}
+
+# wait_seen WHAT N [SECONDS]: up to SECONDS (20) for N such lines
+wait_seen() {
+	local i
+	for ((i = 0; i < ${3:-20} * 10; i++)); do
+		[ "$(seen "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "relay: fewer than $2 '$1' after ${3:-20} s"
+	return 1
+}
+
+# answered_or_counted N2 DROPS: side 2 dealt with a copy of message 1: it
+# answered it (more than N2 messages 2 came back) or counted it as a
+# dropped handshake (more than DROPS).
+answered_or_counted() {
+	local n2 d
+	n2=$(seen "t2c 1.2")
+	d=$(nt_dev_stat 2 drop_handshake)
+	echo "side 2: messages 2 sent $n2 (before: $1), drop_handshake $d (before: $2)"
+	[ "$n2" -gt "$1" ] || [ "$d" -gt "$2" ] ||
+		{ echo "side 2 neither answered nor counted the copy of message 1"; return 1; }
+}
+
+show_log() {
+	echo "relay log (seconds, action, direction, type.msgno, bytes):"
+	grep -v '^#' "$st_tmp/relay.log" | grep -v ' 3\.0 ' | head -n 20
+	echo "transport messages through the relay: $(grep -c ' 3\.0 ' "$st_tmp/relay.log")"
+}
+
+handshakes() {	# SIDE: that side's handshakes with the other
+	local pub=$NT_PUB2
+	[ "$1" = 2 ] && pub=$NT_PUB1
+	nt_peer_stat "$1" "$pub" handshakes
+}
+
+counters() {
+	local s
+	for s in 1 2; do
+		echo "side $s: handshakes $(handshakes $s), drops: $(nt_json $s \
+			'.stats | to_entries | map(select((.key | startswith("drop_")) and .value > 0)) | map("\(.key) \(.value)") | join(", ")')"
+	done
+}
+
+both_ways() {
+	nt_ping_first 1 "$NT_IN4_2" && nt_ping 2 "$NT_IN6_1"
+}
+
+# lost PROTO M DIR: message M (DIR c2t: sent by side 1, t2c: by side 2) is
+# dropped once; it is sent again and the session comes up.
+lost() {
+	local proto=$1 m=$2 dir=$3 t0 t1 rc=0
+	fresh "$proto" "drop:$m:1" || return 1
+	both_ways || rc=1
+	show_log
+	counters
+	[ $rc = 0 ] || return 1
+	st_eq "message $m dropped" "$(seen "drop $dir 1.$m")" 1 &&
+	st_ge "message $m passed on after the drop" "$(seen "fwd $dir 1.$m")" 1 || return 1
+	t0=$(grep -m1 " drop $dir 1.$m " "$st_tmp/relay.log" | cut -d' ' -f1)
+	t1=$(grep -m1 " fwd $dir 1.$m " "$st_tmp/relay.log" | cut -d' ' -f1)
+	echo "message $m again after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
+	nt_have_session &&
+	st_eq "side 1's handshakes" "$(handshakes 1)" 1 &&
+	st_ge "side 2's handshakes" "$(handshakes 2)" 1
+}
+
+# twice PROTO: message 1 passed on twice; then replayed once the session
+# is up. One session each side, the same one after the replay.
+twice() {
+	local proto=$1 rc=0
+	fresh "$proto" "dup:1:1" || return 1
+	both_ways || rc=1
+	# The copy may be answered (a second message 2): a moment for that.
+	wait_seen "t2c 1.2" 2 5 > /dev/null
+	sleep 1
+	show_log
+	counters
+	[ $rc = 0 ] || return 1
+	st_eq "message 1 doubled" "$(seen "dup c2t 1.1")" 1 &&
+	answered_or_counted 1 0 &&
+	nt_have_session &&
+	st_eq "side 1's handshakes" "$(handshakes 1)" 1 &&
+	st_eq "side 2's handshakes" "$(handshakes 2)" 1 &&
+	both_ways
+}
+
+replayed() {
+	local t1 t2 n2 d
+	t1=$(nt_handshake_ns 1 "$NT_PUB2") && t2=$(nt_handshake_ns 2 "$NT_PUB1") || return 1
+	n2=$(seen "t2c 1.2")
+	d=$(nt_dev_stat 2 drop_handshake)
+	touch "$st_tmp/relay.log.stop.replay"
+	wait_seen "replay c2t 1.1" 1 || return 1
+	# The responder may answer it (IK: its final message again; XX: a new
+	# message 2 the initiator has no handshake for): a moment for that, and
+	# for the initiator to deal with it.
+	wait_seen "t2c 1.2" $((n2 + 1)) 5 > /dev/null
+	sleep 2
+	show_log
+	counters
+	answered_or_counted "$n2" "$d" &&
+	st_eq "side 1's handshakes" "$(handshakes 1)" 1 &&
+	st_eq "side 2's handshakes" "$(handshakes 2)" 1 &&
+	st_eq "side 1's latest handshake (ns)" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
+	st_eq "side 2's latest handshake (ns)" "$(nt_handshake_ns 2 "$NT_PUB1")" "$t2" &&
+	nt_ping 1 "$NT_IN4_2" && nt_ping 2 "$NT_IN6_1"
+}
+
+unload() {
+	nt_down
+	noise_unload
+}
+
+# protocol, its number of messages
+PROTOS=(
+	"Noise_IK_25519_ChaChaPoly_BLAKE2s 2"
+	"Noise_XX_25519_ChaChaPoly_BLAKE2s 3"
+)
+
+cases=0
+for p in "${PROTOS[@]}"; do
+	set -- $p
+	cases=$((cases + 1 + $2 + 2))
+done
+st_plan $((2 + cases + 2))
+st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
+st_must "load noise.ko" noise_load
+for p in "${PROTOS[@]}"; do
+	set -- $p
+	proto=$1 msgs=$2
+	st_must "$proto: keys" keys "$proto"
+	for ((m = 1; m <= msgs; m++)); do
+		dir=c2t
+		[ $((m % 2)) = 0 ] && dir=t2c
+		st_run_v "$proto: message $m lost once: sent again, the session comes up" \
+			lost "$proto" $m $dir
+	done
+	if st_run_v "$proto: message 1 twice: one session on each side, the tunnel works" twice "$proto"; then
+		st_run_v "$proto: message 1 replayed after the session: no second session, the first works" replayed
+	else
+		st_skip "$proto: message 1 replayed after the session: no second session, the first works" \
+			"no session to replay into"
+	fi
+done
+relay_stop
+st_run "devices deleted, rmmod noise" unload
+st_kmemleak_case "kmemleak scan clean"
+st_done
