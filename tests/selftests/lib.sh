@@ -191,9 +191,10 @@ st_eq() {
 	return 1
 }
 
-# st_ge WHAT GOT MIN: GOT is an integer >= MIN.
+# st_ge WHAT GOT MIN: GOT is an integer >= MIN. (No =~ here: it would
+# reset the caller's BASH_REMATCH, often this call's own argument.)
 st_ge() {
-	[[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && return 0
+	[[ -n "$2" && "$2" != *[!0-9]* ]] && [ "$2" -ge "$3" ] && return 0
 	echo "$1: got '$2', want >= $3"
 	return 1
 }

@@ -61,12 +61,13 @@ probe_works() {
 }
 
 no_clear_text() {
-	local out
+	local out frames match
 	out=$(wire_probe "$NT_IN4_2")
 	echo "through the tunnel: $out"
-	[[ "$out" =~ frames=([0-9]+)\ match=([0-9]+) ]] &&
-	st_ge "frames on the veth" "${BASH_REMATCH[1]}" 3 &&
-	st_eq "frames with the ping's payload in clear" "${BASH_REMATCH[2]}" 0
+	[[ "$out" =~ frames=([0-9]+)\ match=([0-9]+) ]] || return 1
+	frames=${BASH_REMATCH[1]} match=${BASH_REMATCH[2]}
+	st_ge "frames on the veth" "$frames" 3 &&
+	st_eq "frames with the ping's payload in clear" "$match" 0
 }
 
 source_filter() {	# FAMILY: a second inner address on side 1, not allowed
