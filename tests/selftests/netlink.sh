@@ -201,8 +201,11 @@ othercap_set() {
 	x $NL set "[$(dev), [\"DEVICE_LISTEN_PORT\", {\"u16\": 51900}]]" > /dev/null && unchanged
 }
 
+# cli.py checks the spec against the schema on every start unless told
+# not to (jsonschema is slow to load and run in the debug kernel): the
+# spec_valid case checks it once, the other calls skip it.
 ynl() {
-	x python3 "$ksrc/tools/net/ynl/cli.py" --spec "$spec" --schema "$schema" "$@"
+	x python3 "$ksrc/tools/net/ynl/cli.py" --spec "$spec" --no-schema "$@"
 }
 
 spec_valid() {

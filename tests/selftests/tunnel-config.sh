@@ -173,7 +173,9 @@ set_remove() {
 	st_eq "the one left" "$(nt_json 1 '.peers[0].public_key')" "$NT_PUB2"
 }
 
-bad_line() {	# LINE-TEXT: a config whose line 9 is LINE-TEXT is refused
+# bad_line LINE-TEXT WANT: a config whose line 9 is LINE-TEXT is refused,
+# with a message that names the file and line and says WANT.
+bad_line() {
 	local err rc
 	nt_ctl 1 showconf "$NT_DEV" > "$st_tmp/before.conf" || return 1
 	{
@@ -193,6 +195,7 @@ bad_line() {	# LINE-TEXT: a config whose line 9 is LINE-TEXT is refused
 	[ $rc != 0 ] || { echo "accepted"; return 1; }
 	st_eq "lines of the message" "$(echo "$err" | wc -l)" 1 &&
 	[[ "$err" == *"$st_tmp/bad.conf:9:"* ]] || { echo "does not name bad.conf:9"; return 1; }
+	[[ "$err" == *"$2"* ]] || { echo "does not say '$2'"; return 1; }
 	nt_ctl 1 showconf "$NT_DEV" | diff -u "$st_tmp/before.conf" -
 }
 
@@ -279,9 +282,13 @@ st_run "syncconf keeps the session (same handshake time) and changes the rest" s
 st_run "syncconf removes a peer left out, keeps the session" syncconf_removes
 st_run "addconf adds a peer, keeps the session" addconf_adds
 st_run "set peer ... remove" set_remove
-st_run_v "setconf with an out-of-range prefix names file and line, changes nothing" bad_line "AllowedIPs = 10.0.0.0/33"
-st_run_v "setconf with an unknown key names file and line, changes nothing" bad_line "Bogus = 1"
-st_run_v "setconf with a bad base64 key names file and line, changes nothing" bad_line "PublicKey = not-base64!"
+st_run_v "setconf with an out-of-range prefix names file and line, changes nothing" \
+	bad_line "AllowedIPs = 10.0.0.0/33" "prefix length"
+st_run_v "setconf with an unknown key names file and line, changes nothing" \
+	bad_line "Bogus = 1" "unknown key 'Bogus'"
+# (A PSK: a second PublicKey line would be refused for being the second.)
+st_run_v "setconf with a bad base64 key names file and line, changes nothing" \
+	bad_line "PresharedKey = not-base64!" "not a base64"
 st_must "a config of 1000 peers with 10 allowed IPs each" many_conf
 st_run_v "setconf of 1000 peers on noise1" many_set
 st_run_v "noisectl show: 1000 peers, the 10000 allowed IPs configured" many_show
