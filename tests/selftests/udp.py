@@ -15,11 +15,12 @@
 #   udp.py send ADDR PORT HEX...
 #       sends every HEX as one UDP datagram to ADDR:PORT from an ephemeral
 #       port
-#   udp.py mangle HEX flip|truncate N|type T|counter N|index
-#       one payload changed: its last byte flipped, cut to N bytes, its
-#       first byte set to T, N added to the transport counter (__le64 at
-#       byte 8, Documentation/wire-format.rst), or its receiver index
-#       (__le32 at byte 4) inverted
+#   udp.py mangle HEX|- flip|truncate N|type T|counter N|index
+#       one payload changed (-: every hex line of stdin, one line out
+#       each): its last byte flipped, cut to N bytes, its first byte set
+#       to T, N added to the transport counter (__le64 at byte 8,
+#       Documentation/wire-format.rst), or its receiver index (__le32 at
+#       byte 4) inverted
 #   udp.py relay LISTEN TARGET [RULE...]
 #       a UDP relay between peers (ADDR:PORT, [ADDR6]:PORT): what comes to
 #       LISTEN from anywhere goes to TARGET, what comes from TARGET goes
@@ -143,6 +144,26 @@ def relay(listen, target, rules):
             s.sendto(data, dest)
 
 
+def mangle(hexmsg, how):
+    """The payload hexmsg changed as 'udp.py mangle' says, in hex."""
+    p = bytearray(bytes.fromhex(hexmsg))
+    if how[0] == 'flip':
+        p[-1] ^= 0x80
+    elif how[0] == 'truncate':
+        p = p[:int(how[1])]
+    elif how[0] == 'type':
+        p[0] = int(how[1], 0)
+    elif how[0] == 'counter':
+        c = struct.unpack_from('<Q', p, 8)[0] + int(how[1], 0)
+        struct.pack_into('<Q', p, 8, c & (2**64 - 1))
+    elif how[0] == 'index':
+        i = struct.unpack_from('<I', p, 4)[0] ^ 0xffffffff
+        struct.pack_into('<I', p, 4, i)
+    else:
+        raise ValueError('unknown change %s' % how[0])
+    return bytes(p).hex()
+
+
 def main(argv):
     if argv[1] == 'sniff':
         iface, port, secs = argv[2], int(argv[3]), float(argv[4])
@@ -171,20 +192,12 @@ def main(argv):
     elif argv[1] == 'relay':
         relay(argv[2], argv[3], argv[4:])
     elif argv[1] == 'mangle':
-        p = bytearray(bytes.fromhex(argv[2]))
-        if argv[3] == 'flip':
-            p[-1] ^= 0x80
-        elif argv[3] == 'truncate':
-            p = p[:int(argv[4])]
-        elif argv[3] == 'type':
-            p[0] = int(argv[4], 0)
-        elif argv[3] == 'counter':
-            c = struct.unpack_from('<Q', p, 8)[0] + int(argv[4], 0)
-            struct.pack_into('<Q', p, 8, c & (2**64 - 1))
-        elif argv[3] == 'index':
-            i = struct.unpack_from('<I', p, 4)[0] ^ 0xffffffff
-            struct.pack_into('<I', p, 4, i)
-        print(bytes(p).hex())
+        if argv[2] == '-':
+            for line in sys.stdin:
+                if line.strip():
+                    print(mangle(line.strip(), argv[3:]))
+        else:
+            print(mangle(argv[2], argv[3:]))
     else:
         sys.stderr.write(__doc__)
         return 2
