@@ -262,13 +262,30 @@ st_iperf3_json() {
 	ip netns exec "$from" timeout 30 iperf3 -c "$addr" -t 1 -J "$@"
 }
 
+# st_nap SECONDS: sleep without starting a process (a read that times out
+# on a FIFO nobody writes): polling loops in the debug UML kernel, where
+# every process start costs.
+st_nap() {
+	if [ -z "${st_nap_fd:-}" ]; then
+		{ [ -p "$st_tmp/nap.fifo" ] || mkfifo "$st_tmp/nap.fifo"; } &&
+			exec {st_nap_fd}<> "$st_tmp/nap.fifo" ||
+			{ sleep "$1"; return; }
+	fi
+	read -r -t "$1" -u "$st_nap_fd"
+	return 0
+}
+
 # st_wait_ready FILE: wait (up to 30 s) for a "# ready" line in FILE, which
-# udp.py sniff/grep prints once it captures.
+# udp.py sniff/grep/relay prints once it captures (builtins only).
 st_wait_ready() {
-	local i
-	for ((i = 0; i < 300; i++)); do
-		grep -q '^# ready' "$1" 2> /dev/null && return 0
-		sleep 0.1
+	local i l
+	for ((i = 0; i < 150; i++)); do
+		if [ -r "$1" ]; then
+			while IFS= read -r l; do
+				[[ "$l" == "# ready"* ]] && return 0
+			done < "$1"
+		fi
+		st_nap 0.2
 	done
 	echo "no '# ready' in $1"
 	return 1

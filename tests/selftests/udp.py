@@ -26,12 +26,17 @@
 #       LISTEN from anywhere goes to TARGET, what comes from TARGET goes
 #       back to where the last datagram came from. RULE is drop:M:N (the
 #       Nth handshake message number M, counted per M in both directions,
-#       is not passed on) or dup:M:N (it is passed on twice). Once the file
+#       is not passed on), dup:M:N (it is passed on twice) or lose:M:SECS
+#       (the first message M and every other within SECS seconds of it are
+#       not passed on: a burst lost). Once the file
 #       $UDP_STOP.replay exists (it is removed), the first message 1 passed
-#       on is sent to TARGET again. One line per datagram: "SECONDS
-#       fwd|drop|dup|replay c2t|t2c TYPE.MSGNO LEN" (seconds since it
-#       started; type 1 handshake, 3 transport); "# ready" once it
-#       listens; it stops once $UDP_STOP exists.
+#       on is sent to TARGET again. Once the file $UDP_STOP.rules exists
+#       (it is removed), its words are the rules from then on, counting
+#       starts anew and the relay prints "# rules N" (N: the how manieth
+#       set). One line per datagram: "SECONDS fwd|drop|dup|replay c2t|t2c
+#       TYPE.MSGNO LEN" (seconds since it started; type 1 handshake, 3
+#       transport); "# ready" once it listens; it stops once $UDP_STOP
+#       exists.
 
 import binascii
 import os
@@ -104,16 +109,32 @@ def relay(listen, target, rules):
     _, taddr = hostport(target)
     s = socket.socket(fam, socket.SOCK_DGRAM)
     s.bind(laddr)
-    want = {}
-    for r in rules:
-        act, m, n = r.split(':')
-        want[(int(m), int(n))] = act
+    def parse(words):
+        w = {}
+        for r in words:
+            act, m, n = r.split(':')
+            if act == 'lose':
+                w[('lose', int(m))] = float(n)
+            else:
+                w[(int(m), int(n))] = act
+        return w
+
+    want = parse(rules)
     seen = {}
+    since = {}
     client = None
     first1 = None
+    sets = 0
     t0 = time.time()
     print('# ready', flush=True)
     while not (stop and os.path.exists(stop)):
+        if stop and os.path.exists(stop + '.rules'):
+            with open(stop + '.rules') as f:
+                want = parse(f.read().split())
+            os.unlink(stop + '.rules')
+            seen, client, first1, since = {}, None, None, {}
+            sets += 1
+            print('# rules %d' % sets, flush=True)
         if stop and os.path.exists(stop + '.replay'):
             os.unlink(stop + '.replay')
             if first1 is not None:
@@ -133,6 +154,10 @@ def relay(listen, target, rules):
         if mtype == 1:
             seen[msgno] = seen.get(msgno, 0) + 1
             act = want.get((msgno, seen[msgno]), 'fwd')
+            if ('lose', msgno) in want:
+                since.setdefault(msgno, time.time())
+                if time.time() - since[msgno] <= want[('lose', msgno)]:
+                    act = 'drop'
             if msgno == 1 and way == 'c2t' and first1 is None and act != 'drop':
                 first1 = data
         print('%.2f %s %s %d.%d %d' % (time.time() - t0, act, way, mtype, msgno, len(data)),
