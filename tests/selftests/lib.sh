@@ -275,11 +275,12 @@ st_nap() {
 	return 0
 }
 
-# st_wait_ready FILE: wait (up to 30 s) for a "# ready" line in FILE, which
-# udp.py sniff/grep/relay prints once it captures (builtins only).
+# st_wait_ready FILE: wait (up to 60 s: python starts slowly on a loaded
+# host) for a "# ready" line in FILE, which udp.py sniff/grep/relay prints
+# once it captures (builtins only).
 st_wait_ready() {
 	local i l
-	for ((i = 0; i < 150; i++)); do
+	for ((i = 0; i < 300; i++)); do
 		if [ -r "$1" ]; then
 			while IFS= read -r l; do
 				[[ "$l" == "# ready"* ]] && return 0

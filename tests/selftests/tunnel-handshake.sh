@@ -25,14 +25,6 @@ RELAY=10.99.0.2:51900
 RELAY_TARGET=10.99.0.2:$NT_PORT2
 UDP="python3 $st_here/udp.py"
 
-# keys PROTO: keys for both sides (kept for the protocol's scenarios)
-keys() {
-	local dh
-	dh=$(nt_proto_dh "$1")
-	NT_PRIV1=$(nt_genkey "$dh") && NT_PUB1=$(echo "$NT_PRIV1" | nt_pubkey) &&
-	NT_PRIV2=$(nt_genkey "$dh") && NT_PUB2=$(echo "$NT_PRIV2" | nt_pubkey)
-}
-
 # The relay runs for the whole program (python starts slowly in the debug
 # kernel); each case gives it new rules (udp.py relay: $UDP_STOP.rules).
 # Polling its log uses builtins only: a process per poll costs much here.
@@ -51,8 +43,14 @@ relay_start() {
 }
 
 relay_stop() {
+	local i
 	[ -n "$RELAY_PID" ] || return 0
 	touch "$RLOG.stop"
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$RELAY_PID" 2> /dev/null || break
+		st_nap 0.2
+	done
+	kill "$RELAY_PID" 2> /dev/null
 	wait "$RELAY_PID"
 	RELAY_PID=""
 }
