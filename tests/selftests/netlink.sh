@@ -92,27 +92,30 @@ refused_answer() {
 
 # The bad requests go to the kernel in one nl.py batch (python starts
 # slowly in the debug UML kernel); each is then one case: refused_at N
-# [any] checks request N's answer and the dump digest right after it.
+# [any] checks request N's answer and the dump digest right after it
+# (parsed once, with builtins: ANSWER[N], AFTER[N]).
 batch_run() {
-	local i
+	local i l n=0 rc
 	: > "$st_tmp/batch.json"
 	for ((i = 0; i < ${#BAD[@]}; i += 2)); do
 		echo "${BAD[i + 1]}" >> "$st_tmp/batch.json"
 	done
 	x $NL batch "$DEV" "$st_tmp/batch.json" > "$st_tmp/batch.out"
-	local rc=$?
+	rc=$?
 	[ $rc = 0 ] || cat "$st_tmp/batch.out"
+	ANSWER=() AFTER=()
+	while IFS= read -r l; do
+		case $l in
+		"== "*) n=${l#== } ;;
+		"digest "*) AFTER[n]=${l#digest } ;;
+		*) ANSWER[n]+=${ANSWER[n]:+$'\n'}$l ;;
+		esac
+	done < "$st_tmp/batch.out"
 	return $rc
 }
 
-batch_answer() {	# N: the lines nl.py batch printed for request N
-	awk -v n="== $1" '$0 == n { on = 1; next } /^== / { on = 0 } on' "$st_tmp/batch.out"
-}
-
 refused_at() {
-	local out digest
-	out=$(batch_answer "$1" | grep -v '^digest ')
-	digest=$(batch_answer "$1" | sed -n 's/^digest //p')
+	local out=${ANSWER[$1]:-} digest=${AFTER[$1]:-}
 	echo "$out"
 	[ -n "$out" ] || { echo "no answer in the batch output"; return 1; }
 	refused_answer "$out" "${2:-}" || return 1
