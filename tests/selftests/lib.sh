@@ -113,12 +113,16 @@ st_name() {
 	echo "$1" | tr '*?[]#' '_____'
 }
 
+# NOISE_ST_TIMING=1: every case also prints its wall time ("# time: ...").
 st_run() {
-	local name rc out=$st_tmp/case.out
+	local name rc out=$st_tmp/case.out t0
 	name=$(st_name "$1")
 	shift
+	t0=$(date +%s.%N)
 	"$@" > "$out" 2>&1 < /dev/null
 	rc=$?
+	[ "${NOISE_ST_TIMING:-}" = 1 ] &&
+		ktap_print_msg "time: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')"
 	if [ $rc = 0 ]; then
 		ktap_test_pass "$name"
 	else
@@ -188,9 +192,10 @@ st_eq() {
 	return 1
 }
 
-# st_ge WHAT GOT MIN: GOT is an integer >= MIN.
+# st_ge WHAT GOT MIN: GOT is an integer >= MIN. (No =~ here: it would
+# reset the caller's BASH_REMATCH, often this call's own argument.)
 st_ge() {
-	[[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && return 0
+	[[ -n "$2" && "$2" != *[!0-9]* ]] && [ "$2" -ge "$3" ] && return 0
 	echo "$1: got '$2', want >= $3"
 	return 1
 }
@@ -258,13 +263,31 @@ st_iperf3_json() {
 	ip netns exec "$from" timeout 30 iperf3 -c "$addr" -t 1 -J "$@"
 }
 
-# st_wait_ready FILE: wait (up to 30 s) for a "# ready" line in FILE, which
-# udp.py sniff/grep prints once it captures.
+# st_nap SECONDS: sleep without starting a process (a read that times out
+# on a FIFO nobody writes): polling loops in the debug UML kernel, where
+# every process start costs.
+st_nap() {
+	if [ -z "${st_nap_fd:-}" ]; then
+		{ [ -p "$st_tmp/nap.fifo" ] || mkfifo "$st_tmp/nap.fifo"; } &&
+			exec {st_nap_fd}<> "$st_tmp/nap.fifo" ||
+			{ sleep "$1"; return; }
+	fi
+	read -r -t "$1" -u "$st_nap_fd"
+	return 0
+}
+
+# st_wait_ready FILE: wait (up to 60 s: python starts slowly on a loaded
+# host) for a "# ready" line in FILE, which udp.py sniff/grep/relay prints
+# once it captures (builtins only).
 st_wait_ready() {
-	local i
+	local i l
 	for ((i = 0; i < 300; i++)); do
-		grep -q '^# ready' "$1" 2> /dev/null && return 0
-		sleep 0.1
+		if [ -r "$1" ]; then
+			while IFS= read -r l; do
+				[[ "$l" == "# ready"* ]] && return 0
+			done < "$1"
+		fi
+		st_nap 0.2
 	done
 	echo "no '# ready' in $1"
 	return 1
@@ -382,6 +405,18 @@ nt_x() {
 	ns=$(nt_ns "$1")
 	shift
 	ip netns exec "$ns" "$@"
+}
+
+# nt_bg SIDE OUT CMD...: CMD in that side's namespace in the background,
+# its output in the file OUT; NT_BG is its pid (ip netns exec execs CMD, so
+# this is CMD itself, not a subshell as with "nt_x ... &"), killed at exit.
+nt_bg() {
+	local ns out=$2
+	ns=$(nt_ns "$1")
+	shift 2
+	ip netns exec "$ns" "$@" > "$out" 2>&1 < /dev/null &
+	NT_BG=$!
+	st_defer "kill $NT_BG"
 }
 
 # nt_ctl SIDE ARGS...: noisectl in that side's namespace

@@ -10,12 +10,20 @@
 #                       "error <errno name>: <extack message>" plus the
 #                       extack's bad attribute offset / missing attribute;
 #                       exit 0 on ok, 1 on an error answer, 2 on trouble
-#   nl.py dump IFNAME [--digest|--count|--json]
+#   nl.py batch IFNAME FILE
+#                       every line of FILE is one set JSON (below): for
+#                       each, a line "== N" (from 1), the answer as set
+#                       prints it, and "digest HEX" of a full dump of
+#                       IFNAME afterwards (as dump --digest): one python
+#                       for many requests (slow to start in the test bed)
+#   nl.py dump IFNAME [--digest|--count [--list FILE]|--json]
 #                       NOISE_CMD_GET_DEVICE for IFNAME: --digest: a SHA-256
 #                       over every answer's payload (a full comparison of
 #                       two dumps), --count: "messages=M peers=P
-#                       allowedips=A" (peers counted by distinct public key),
-#                       --json: the answer decoded
+#                       allowedips=A" (peers counted by distinct public key;
+#                       --list FILE: every allowed IP, one "PUBKEY-B64
+#                       ADDR/CIDR" line, written to FILE), --json: the
+#                       answer decoded
 #
 # JSON for set: a list of [NAME, VALUE]: NAME is the part of a NOISE_A_*
 # enumerator after NOISE_A_ (DEVICE_IFNAME, PEER_PUBLIC_KEY,
@@ -229,14 +237,15 @@ def parse_error(payload, mflags):
     return info
 
 
-def cmd_set(spec):
+def cmd_set(spec, nl=None, fam=None):
     if isinstance(spec, dict):
         flags = spec.get('flags', 0)
         items = spec['attrs']
     else:
         flags, items = 0, spec
-    nl = Netlink()
-    fam = nl.family(C['NOISE_GENL_NAME'])
+    if nl is None:
+        nl = Netlink()
+        fam = nl.family(C['NOISE_GENL_NAME'])
     seq = nl.send(fam, NLM_F_REQUEST | NLM_F_ACK | flags, C['NOISE_CMD_SET_DEVICE'],
                   encode(items))
     for mtype, mflags, payload in nl.recv(seq):
@@ -281,9 +290,21 @@ def decode(buf, space):
     return out
 
 
-def cmd_dump(ifname, mode):
-    nl = Netlink()
-    fam = nl.family(C['NOISE_GENL_NAME'])
+def allowedip_text(buf):
+    """ADDR/CIDR of a NOISE_A_PEER_ALLOWEDIP nest."""
+    addr = cidr = None
+    for t, v in attrs(buf):
+        if t == C['NOISE_A_ALLOWEDIP_ADDR']:
+            addr = ipaddress.ip_address(bytes(v))
+        elif t == C['NOISE_A_ALLOWEDIP_CIDR_MASK']:
+            cidr = v[0]
+    return '%s/%s' % (addr, cidr)
+
+
+def cmd_dump(ifname, mode, listfile=None, nl=None, fam=None):
+    if nl is None:
+        nl = Netlink()
+        fam = nl.family(C['NOISE_GENL_NAME'])
     seq = nl.send(fam, NLM_F_REQUEST | NLM_F_DUMP | NLM_F_ACK, C['NOISE_CMD_GET_DEVICE'],
                   encode([['DEVICE_IFNAME', {'str': ifname}]]))
     msgs = []
@@ -310,26 +331,54 @@ def cmd_dump(ifname, mode):
     elif mode == '--count':
         peers = set()
         aips = 0
+        lines = []
         for m in msgs:
             for t, v in attrs(m[4:]):
                 if t != C['NOISE_A_DEVICE_PEER']:
                     continue
+                pub = None
                 for pt, pv in attrs(v):
                     if pt == C['NOISE_A_PEER_PUBLIC_KEY']:
-                        peers.add(pv)
+                        pub = base64.b64encode(pv).decode()
+                        peers.add(pub)
                     elif pt == C['NOISE_A_PEER_ALLOWEDIP']:
                         aips += 1
+                        if listfile:
+                            lines.append('%s %s\n' % (pub, allowedip_text(pv)))
+        if listfile:
+            with open(listfile, 'w') as f:
+                f.writelines(lines)
         print('messages=%d peers=%d allowedips=%d' % (len(msgs), len(peers), aips))
     else:
         print(json.dumps([decode(m[4:], 'DEVICE') for m in msgs], indent=1))
     return 0
 
 
+def cmd_batch(ifname, path):
+    nl = Netlink()
+    fam = nl.family(C['NOISE_GENL_NAME'])
+    with open(path) as f:
+        specs = [json.loads(line) for line in f if line.strip()]
+    for i, spec in enumerate(specs, 1):
+        print('== %d' % i)
+        cmd_set(spec, nl, fam)
+        sys.stdout.write('digest ')
+        cmd_dump(ifname, '--digest', None, nl, fam)
+        sys.stdout.flush()
+    return 0
+
+
 def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == 'batch':
+        return cmd_batch(sys.argv[2], sys.argv[3])
     if len(sys.argv) >= 3 and sys.argv[1] == 'set':
         return cmd_set(json.loads(sys.argv[2]))
     if len(sys.argv) >= 3 and sys.argv[1] == 'dump':
-        return cmd_dump(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else '--json')
+        mode = sys.argv[3] if len(sys.argv) > 3 else '--json'
+        listfile = None
+        if mode == '--count' and len(sys.argv) == 6 and sys.argv[4] == '--list':
+            listfile = sys.argv[5]
+        return cmd_dump(sys.argv[2], mode, listfile)
     sys.stderr.write(__doc__)
     return 2
 

@@ -16,9 +16,8 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
 
 monitor_start() {
-	nt_x 1 "$NOISECTL" monitor "$NT_DEV" > "$st_tmp/monitor.out" 2>&1 &
-	MONITOR=$!
-	st_defer "kill $MONITOR"
+	nt_bg 1 "$st_tmp/monitor.out" "$NOISECTL" monitor "$NT_DEV"
+	MONITOR=$NT_BG
 	sleep 1
 	kill -0 "$MONITOR" || { cat "$st_tmp/monitor.out"; return 1; }
 }
@@ -77,12 +76,10 @@ traffic_start() {
 		st_defer "kill \$(cat $st_tmp/srv$p.pid)"
 	done
 	sleep 0.5
-	nt_x 1 iperf3 -c "$NT_IN4_2" -p 5201 -t 30 > "$st_tmp/tcp.out" 2>&1 &
-	TCP=$!
-	st_defer "kill $TCP"
-	nt_x 1 iperf3 -c "$NT_IN4_2" -p 5202 -u -b 20M -t 30 > "$st_tmp/udp.out" 2>&1 &
-	UDP=$!
-	st_defer "kill $UDP"
+	nt_bg 1 "$st_tmp/tcp.out" iperf3 -c "$NT_IN4_2" -p 5201 -t 30
+	TCP=$NT_BG
+	nt_bg 1 "$st_tmp/udp.out" iperf3 -c "$NT_IN4_2" -p 5202 -u -b 20M -t 30
+	UDP=$NT_BG
 	sleep 3
 	# Both flows are moving.
 	local a b

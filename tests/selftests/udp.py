@@ -15,11 +15,28 @@
 #   udp.py send ADDR PORT HEX...
 #       sends every HEX as one UDP datagram to ADDR:PORT from an ephemeral
 #       port
-#   udp.py mangle HEX flip|truncate N|type T|counter N|index
-#       one payload changed: its last byte flipped, cut to N bytes, its
-#       first byte set to T, N added to the transport counter (__le64 at
-#       byte 8, Documentation/wire-format.rst), or its receiver index
-#       (__le32 at byte 4) inverted
+#   udp.py mangle HEX|- flip|truncate N|type T|counter N|index
+#       one payload changed (-: every hex line of stdin, one line out
+#       each): its last byte flipped, cut to N bytes, its first byte set
+#       to T, N added to the transport counter (__le64 at byte 8,
+#       Documentation/wire-format.rst), or its receiver index (__le32 at
+#       byte 4) inverted
+#   udp.py relay LISTEN TARGET [RULE...]
+#       a UDP relay between peers (ADDR:PORT, [ADDR6]:PORT): what comes to
+#       LISTEN from anywhere goes to TARGET, what comes from TARGET goes
+#       back to where the last datagram came from. RULE is drop:M:N (the
+#       Nth handshake message number M, counted per M in both directions,
+#       is not passed on), dup:M:N (it is passed on twice) or lose:M:SECS
+#       (the first message M and every other within SECS seconds of it are
+#       not passed on: a burst lost). Once the file
+#       $UDP_STOP.replay exists (it is removed), the first message 1 passed
+#       on is sent to TARGET again. Once the file $UDP_STOP.rules exists
+#       (it is removed), its words are the rules from then on, counting
+#       starts anew and the relay prints "# rules N" (N: the how manieth
+#       set). One line per datagram: "SECONDS fwd|drop|dup|replay c2t|t2c
+#       TYPE.MSGNO LEN" (seconds since it started; type 1 handshake, 3
+#       transport); "# ready" once it listens; it stops once $UDP_STOP
+#       exists.
 
 import binascii
 import os
@@ -78,6 +95,100 @@ def udp_payload(frame):
     return dport, udp[8:ulen]
 
 
+def hostport(text):
+    host, _, port = text.rpartition(':')
+    host = host.strip('[]')
+    fam = socket.AF_INET6 if ':' in host else socket.AF_INET
+    return fam, (host, int(port))
+
+
+def relay(listen, target, rules):
+    """The relay of 'udp.py relay' (see the top)."""
+    stop = os.environ.get('UDP_STOP')
+    fam, laddr = hostport(listen)
+    _, taddr = hostport(target)
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind(laddr)
+    def parse(words):
+        w = {}
+        for r in words:
+            act, m, n = r.split(':')
+            if act == 'lose':
+                w[('lose', int(m))] = float(n)
+            else:
+                w[(int(m), int(n))] = act
+        return w
+
+    want = parse(rules)
+    seen = {}
+    since = {}
+    client = None
+    first1 = None
+    sets = 0
+    t0 = time.time()
+    print('# ready', flush=True)
+    while not (stop and os.path.exists(stop)):
+        if stop and os.path.exists(stop + '.rules'):
+            with open(stop + '.rules') as f:
+                want = parse(f.read().split())
+            os.unlink(stop + '.rules')
+            seen, client, first1, since = {}, None, None, {}
+            sets += 1
+            print('# rules %d' % sets, flush=True)
+        if stop and os.path.exists(stop + '.replay'):
+            os.unlink(stop + '.replay')
+            if first1 is not None:
+                s.sendto(first1, taddr)
+                print('%.2f replay c2t 1.1 %d' % (time.time() - t0, len(first1)), flush=True)
+        r, _, _ = select.select([s], [], [], 0.1)
+        if not r:
+            continue
+        data, addr = s.recvfrom(65535)
+        if addr[0] == taddr[0] and addr[1] == taddr[1]:
+            way, dest = 't2c', client
+        else:
+            way, dest, client = 'c2t', taddr, addr
+        mtype = data[0] if data else 0
+        msgno = data[2] if len(data) > 2 and mtype == 1 else 0
+        act = 'fwd'
+        if mtype == 1:
+            seen[msgno] = seen.get(msgno, 0) + 1
+            act = want.get((msgno, seen[msgno]), 'fwd')
+            if ('lose', msgno) in want:
+                since.setdefault(msgno, time.time())
+                if time.time() - since[msgno] <= want[('lose', msgno)]:
+                    act = 'drop'
+            if msgno == 1 and way == 'c2t' and first1 is None and act != 'drop':
+                first1 = data
+        print('%.2f %s %s %d.%d %d' % (time.time() - t0, act, way, mtype, msgno, len(data)),
+              flush=True)
+        if act == 'drop' or dest is None:
+            continue
+        s.sendto(data, dest)
+        if act == 'dup':
+            s.sendto(data, dest)
+
+
+def mangle(hexmsg, how):
+    """The payload hexmsg changed as 'udp.py mangle' says, in hex."""
+    p = bytearray(bytes.fromhex(hexmsg))
+    if how[0] == 'flip':
+        p[-1] ^= 0x80
+    elif how[0] == 'truncate':
+        p = p[:int(how[1])]
+    elif how[0] == 'type':
+        p[0] = int(how[1], 0)
+    elif how[0] == 'counter':
+        c = struct.unpack_from('<Q', p, 8)[0] + int(how[1], 0)
+        struct.pack_into('<Q', p, 8, c & (2**64 - 1))
+    elif how[0] == 'index':
+        i = struct.unpack_from('<I', p, 4)[0] ^ 0xffffffff
+        struct.pack_into('<I', p, 4, i)
+    else:
+        raise ValueError('unknown change %s' % how[0])
+    return bytes(p).hex()
+
+
 def main(argv):
     if argv[1] == 'sniff':
         iface, port, secs = argv[2], int(argv[3]), float(argv[4])
@@ -103,21 +214,15 @@ def main(argv):
         s = socket.socket(fam, socket.SOCK_DGRAM)
         for h in argv[4:]:
             s.sendto(binascii.unhexlify(h), (addr, port))
+    elif argv[1] == 'relay':
+        relay(argv[2], argv[3], argv[4:])
     elif argv[1] == 'mangle':
-        p = bytearray(bytes.fromhex(argv[2]))
-        if argv[3] == 'flip':
-            p[-1] ^= 0x80
-        elif argv[3] == 'truncate':
-            p = p[:int(argv[4])]
-        elif argv[3] == 'type':
-            p[0] = int(argv[4], 0)
-        elif argv[3] == 'counter':
-            c = struct.unpack_from('<Q', p, 8)[0] + int(argv[4], 0)
-            struct.pack_into('<Q', p, 8, c & (2**64 - 1))
-        elif argv[3] == 'index':
-            i = struct.unpack_from('<I', p, 4)[0] ^ 0xffffffff
-            struct.pack_into('<I', p, 4, i)
-        print(bytes(p).hex())
+        if argv[2] == '-':
+            for line in sys.stdin:
+                if line.strip():
+                    print(mangle(line.strip(), argv[3:]))
+        else:
+            print(mangle(argv[2], argv[3:]))
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -56,9 +56,8 @@ wg_theirs_create() {
 	if [ "$WG_IMPL" = go ]; then
 		mkdir -p /run/wireguard
 		WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1 \
-			nt_x 2 wireguard-go -f "$WG_IF" > "$st_tmp/wireguard-go.log" 2>&1 &
-		WG_GO_PID=$!
-		st_defer "kill $WG_GO_PID"
+			nt_bg 2 "$st_tmp/wireguard-go.log" wireguard-go -f "$WG_IF"
+		WG_GO_PID=$NT_BG
 		local i
 		for ((i = 0; i < 50; i++)); do
 			[ -S "/run/wireguard/$WG_IF.sock" ] && nt_x 2 ip link show "$WG_IF" \
