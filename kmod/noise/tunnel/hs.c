@@ -615,6 +615,21 @@ static void noise_hs_initiate(struct noise_peer *peer)
 	noise_hs_send_last(nhs);
 }
 
+/*
+ * Nothing asked for a handshake for REKEY_ATTEMPT_TIME and none succeeded:
+ * stop trying, drop what waited for it; the next packet starts over.
+ */
+static void noise_hs_give_up(struct noise_peer *peer)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&peer->staged))) {
+		noise_count_drop(peer->nd, peer, NOISE_DROP_NO_KEY);
+		kfree_skb(skb);
+	}
+	noise_timers_hs_given_up(peer);
+}
+
 /* Retransmission of the last message, or of an unconfirmed final one. */
 static void noise_hs_retransmit(struct noise_peer *peer)
 {
@@ -630,8 +645,13 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 			return;
 		}
 		peer->hs = NULL;
-		if (nhs->role == NOISE_INITIATOR)
-			set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+		if (nhs->role == NOISE_INITIATOR) {
+			if (time_before(jiffies, READ_ONCE(peer->hs_wanted) +
+					noise_scaled(NOISE_REKEY_ATTEMPT_TIME)))
+				set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+			else
+				noise_hs_give_up(peer);
+		}
 		noise_hs_free(nhs);
 		return;
 	}
@@ -645,6 +665,23 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 					 peer->last_sent_final_len);
 		noise_timers_hs_sent(peer);
 	}
+}
+
+/*
+ * zero_keys fired (the sessions are gone already): the rest of the key
+ * material goes too, unless a session was made since (the timer runs
+ * again) or a handshake began less than REKEY_TIMEOUT ago (it is live).
+ */
+static void noise_hs_zero(struct noise_peer *peer)
+{
+	if (timer_pending(&peer->timer_zero_keys))
+		return;
+	if (peer->hs && time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT)) {
+		noise_hs_free(peer->hs);
+		peer->hs = NULL;
+	}
+	memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
+	peer->last_sent_final_len = 0;
 }
 
 /**
@@ -661,6 +698,8 @@ void noise_hs_peer_work(struct work_struct *work)
 	struct noise_device *nd = peer->nd;
 
 	mutex_lock(&nd->hs_lock);
+	if (test_and_clear_bit(NOISE_PEER_ZERO_KEYS, &peer->flags))
+		noise_hs_zero(peer);
 	noise_hs_retransmit(peer);
 	if (test_and_clear_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags))
 		noise_hs_initiate(peer);
@@ -683,6 +722,7 @@ void noise_peer_queue_hs_work(struct noise_peer *peer)
 /* Ask for a handshake with @peer. Context: any. */
 void noise_hs_want(struct noise_peer *peer)
 {
+	WRITE_ONCE(peer->hs_wanted, jiffies);
 	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 	noise_peer_queue_hs_work(peer);
 }

@@ -80,6 +80,7 @@ enum noise_peer_flags {
 	NOISE_PEER_HANDSHAKE_DONE,	/* notify from hs_work */
 	NOISE_PEER_WANT_HANDSHAKE,	/* start one from hs_work */
 	NOISE_PEER_SEND_KEEPALIVE,	/* send one from hs_work */
+	NOISE_PEER_ZERO_KEYS,		/* zero_keys fired: hs_work wipes hs */
 };
 
 /* The three slots of a peer (WireGuard's current/previous/next). */
@@ -144,6 +145,8 @@ struct noise_hs {
  * @staged: packets waiting for a session (bounded, NOISE_MAX_STAGED).
  * @tx_queue: encrypted-in-order queue (queueing.c), @tx_work sends it.
  * @hs_work: starts a handshake (process context).
+ * @hs_wanted: when something last asked for a handshake (noise_hs_want());
+ *	retries stop REKEY_ATTEMPT_TIME after it (Documentation/timers.rst).
  * @timer_*: timers.c.
  * @allowedips: the entries of this peer in dev->aips (allowedips.h).
  * @stats: per-CPU counters; @handshakes; @last_handshake (ns realtime).
@@ -181,6 +184,7 @@ struct noise_peer {
 	struct timer_list timer_new_handshake;	/* no reply to our data */
 	struct timer_list timer_zero_keys;
 	unsigned long last_sent_handshake;	/* jiffies, rate limit */
+	unsigned long hs_wanted;		/* jiffies: last noise_hs_want() */
 	atomic64_t last_rx, last_tx;		/* jiffies of data */
 	struct list_head allowedips;
 	struct noise_pcpu_stats __percpu *stats;
