@@ -194,12 +194,34 @@ st_ge() {
 	return 1
 }
 
+# st_netns_del NS: stop every process still in NS (a background job whose
+# $! was a subshell, not the program), then delete it. Leftovers would hold
+# the runner's output open and the boot would never end.
+st_netns_del() {
+	local pids i
+	pids=$(ip netns pids "$1" 2> /dev/null)
+	if [ -n "$pids" ]; then
+		kill $pids 2> /dev/null
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			pids=$(ip netns pids "$1" 2> /dev/null)
+			[ -z "$pids" ] && break
+			sleep 0.2
+		done
+		[ -n "$pids" ] && kill -KILL $pids 2> /dev/null
+	fi
+	ip netns del "$1"
+}
+
+# st_netns NS: a new namespace, deleted (with what runs in it) at exit.
+st_netns() {
+	ip netns add "$1" || return 1
+	st_defer "st_netns_del $1"
+}
+
 st_netns_pair() {
 	local a=$1 b=$2
-	ip netns add "$a" || return 1
-	st_defer "ip netns del $a"
-	ip netns add "$b" || return 1
-	st_defer "ip netns del $b"
+	st_netns "$a" || return 1
+	st_netns "$b" || return 1
 	ip -n "$a" link set lo up &&
 	ip -n "$b" link set lo up &&
 	ip -n "$a" link add veth0 type veth peer name veth0 netns "$b" &&

@@ -43,8 +43,7 @@ x() {	# run in the namespace
 }
 
 setup() {
-	ip netns add "$NS" || return 1
-	st_defer "ip netns del $NS"
+	st_netns "$NS" || return 1
 	x ip link set lo up &&
 	x ip link add "$DEV" type noise || return 1
 	cat > "$st_tmp/nl.conf" <<-EOF
