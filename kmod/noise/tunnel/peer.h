@@ -215,6 +215,7 @@ void noise_peer_put(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
 
 int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n);
+void noise_peer_rehandshake(struct noise_peer *peer);
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
 int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
 			    size_t len);
