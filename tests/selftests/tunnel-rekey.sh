@@ -169,19 +169,18 @@ rekeys_stream() {
 	st_ge "rekeys during the stream" "$((now - before))" 10 && return $rc
 }
 
-# capture_one: a session (made by a ping from side 1 when there is none),
-# then one more ping: its transport message as side 2's veth saw it is
-# CAPTURED (hex).
+# capture_one: while side 2's veth is watched, a session (made by a ping
+# from side 1 when there is none) and one more ping; the last transport
+# message from side 1 (on the newest session) is CAPTURED (hex).
 capture_one() {
-	nt_ping_first 1 "$NT_IN4_2" > /dev/null || return 1
-	st_capture_start "$st_tmp/cap" nt_x 2 python3 "$st_here/udp.py" sniff veth0 "$NT_PORT2" 30 ||
+	st_capture_start "$st_tmp/cap" nt_x 2 python3 "$st_here/udp.py" sniff veth0 "$NT_PORT2" 60 ||
 		return 1
-	nt_ping 1 "$NT_IN4_2" 1 > /dev/null
+	nt_ping_first 1 "$NT_IN4_2" > /dev/null || return 1
 	touch "$st_tmp/cap.stop"
 	wait "$ST_CAPTURE"
 	CAPTURED=$(grep '^0301' "$st_tmp/cap" | tail -n 1)
 	[ -n "$CAPTURED" ] || { echo "no transport message captured"; cat "$st_tmp/cap"; return 1; }
-	echo "captured: ${CAPTURED:0:32}..."
+	echo "captured: ${CAPTURED:0:32}...; side 2 sessions: $(nt_dev_stat 2 handshakes)"
 }
 
 # send_forged WHY: the captured message with its counter moved on (a
@@ -194,7 +193,7 @@ send_forged() {
 	nt_x 1 python3 "$st_here/udp.py" send 10.99.0.2 "$NT_PORT2" "$msg" || return 1
 	sleep 0.3
 	after=$(nt_dev_stat 2 "$why")
-	echo "side 2 $why: $before -> $after; drops: $(drops 2)"
+	echo "side 2 $why: $before -> $after; sessions: $(nt_dev_stat 2 handshakes); drops: $(drops 2)"
 	st_eq "side 2 $why grew by" "$((after - before))" 1
 }
 

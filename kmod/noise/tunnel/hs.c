@@ -587,6 +587,25 @@ void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
 		noise_hs_continue(nd, skb);
 }
 
+/*
+ * A session was made after the last noise_hs_want(): the want is answered
+ * (packets sent on the old session while the handshake ran asked again).
+ */
+static bool noise_hs_want_answered(struct noise_peer *peer)
+{
+	u64 wanted = READ_ONCE(peer->hs_wanted);
+	struct noise_keypair *cur, *next;
+	bool answered;
+
+	rcu_read_lock_bh();
+	cur = rcu_dereference_bh(peer->keypairs.current_kp);
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	answered = (cur && time_after64(cur->birth, wanted)) ||
+		   (next && time_after64(next->birth, wanted));
+	rcu_read_unlock_bh();
+	return answered;
+}
+
 /* Start a handshake with @peer as initiator. */
 static void noise_hs_initiate(struct noise_peer *peer)
 {
@@ -594,7 +613,7 @@ static void noise_hs_initiate(struct noise_peer *peer)
 	struct noise_hs *nhs;
 
 	if (!noise_hs_ident(nd)->has_key || !peer->ss_ok || READ_ONCE(peer->dead) ||
-	    !READ_ONCE(peer->endpoint.addr.sa_family))
+	    !READ_ONCE(peer->endpoint.addr.sa_family) || noise_hs_want_answered(peer))
 		return;
 	if (peer->hs && !time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))
 		return;
@@ -646,8 +665,8 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 		}
 		peer->hs = NULL;
 		if (nhs->role == NOISE_INITIATOR) {
-			if (time_before(jiffies, READ_ONCE(peer->hs_wanted) +
-					noise_scaled(NOISE_REKEY_ATTEMPT_TIME)))
+			if (time_before64(get_jiffies_64(), READ_ONCE(peer->hs_wanted) +
+					  noise_scaled(NOISE_REKEY_ATTEMPT_TIME)))
 				set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 			else
 				noise_hs_give_up(peer);
@@ -722,7 +741,7 @@ void noise_peer_queue_hs_work(struct noise_peer *peer)
 /* Ask for a handshake with @peer. Context: any. */
 void noise_hs_want(struct noise_peer *peer)
 {
-	WRITE_ONCE(peer->hs_wanted, jiffies);
+	WRITE_ONCE(peer->hs_wanted, get_jiffies_64());
 	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 	noise_peer_queue_hs_work(peer);
 }

@@ -184,7 +184,7 @@ struct noise_peer {
 	struct timer_list timer_new_handshake;	/* no reply to our data */
 	struct timer_list timer_zero_keys;
 	unsigned long last_sent_handshake;	/* jiffies, rate limit */
-	unsigned long hs_wanted;		/* jiffies: last noise_hs_want() */
+	u64 hs_wanted;				/* jiffies64: last noise_hs_want() */
 	atomic64_t last_rx, last_tx;		/* jiffies of data */
 	struct list_head allowedips;
 	struct noise_pcpu_stats __percpu *stats;
