@@ -264,6 +264,8 @@ psk_change() {
 	local rc=$?
 	now=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
 	echo "new sessions after the PSK change: $((now - before))"
+	echo "side 1 drops: $(drops 1)"
+	echo "side 2 drops: $(drops 2)"
 	echo "longest gap side 1 -> 2: $(sed -n 's/.*\(gap_ms=[0-9]*\).*/\1/p' "$st_tmp/recv-2") ms, 2 -> 1: $(sed -n 's/.*\(gap_ms=[0-9]*\).*/\1/p' "$st_tmp/recv-1") ms"
 	set_scale "$SCALE" > /dev/null
 	st_ge "new sessions" "$((now - before))" 1 && return $rc
