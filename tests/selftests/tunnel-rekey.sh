@@ -200,28 +200,39 @@ fresh() {
 	done
 }
 
-# refused_after_reject (reject after 3 s, zeroing after 9 s): a young
-# session: a forged counter fails authentication (drop_auth); older than
-# REJECT_AFTER_TIME, the same message is refused before any crypto
-# (drop_no_key); older than the zeroing time, nothing knows its index
-# (drop_unknown_index). The tunnel is idle in between (no rekey).
+# refused_after_reject: a young session (real timers): a forged counter
+# fails authentication (drop_auth); with debug_time_scale=3600 the same
+# session is older than REJECT_AFTER_TIME (50 ms) and the message is
+# refused before any crypto (drop_no_key). (Ages are compared when a
+# packet comes, with the scale of that moment: no race with the clock.)
 refused_after_reject() {
-	fresh && capture_one || return 1
-	local t0=$SECONDS
+	set_scale 1 && fresh && capture_one || return 1
 	send_forged drop_auth || return 1
-	[ $((SECONDS - t0)) -lt 4 ] && sleep $((4 - (SECONDS - t0)))
-	send_forged drop_no_key || return 1
-	[ $((SECONDS - t0)) -lt 10 ] && sleep $((10 - (SECONDS - t0)))
+	set_scale 3600 || return 1
+	send_forged drop_no_key
+	local rc=$?
+	set_scale "$SCALE"
+	return $rc
+}
+
+# zeroed_after_idle (scale 60: zeroing 9 s after the session was made): a
+# session, 10 s of silence: nothing knows its index (drop_unknown_index).
+zeroed_after_idle() {
+	fresh && capture_one || return 1
+	sleep 10
 	send_forged drop_unknown_index
 }
 
-# zeroed_on_down: a session, side 2's device down and up: its keys are
-# gone (the captured message's index is unknown).
+# zeroed_on_down: a session (real timers), side 2's device down and up:
+# its keys are gone (the captured message's index is unknown).
 zeroed_on_down() {
-	capture_one || return 1
+	set_scale 1 && capture_one || return 1
 	send_forged drop_auth || return 1
 	nt_x 2 ip link set "$NT_DEV" down && nt_x 2 ip link set "$NT_DEV" up || return 1
 	send_forged drop_unknown_index
+	local rc=$?
+	set_scale "$SCALE"
+	return $rc
 }
 
 # gave_up (REKEY_ATTEMPT_TIME 1.5 s): side 2's device is down;
@@ -271,14 +282,15 @@ psk_change() {
 	st_ge "new sessions" "$((now - before))" 1 && return $rc
 }
 
-st_plan 11
+st_plan 12
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_defer "rmmod noise"
 st_must "debug_time_scale=$SCALE" set_scale "$SCALE"
 st_must "a tunnel ($PROTO), first ping" setup
 st_run_v "UDP stream both ways across ten rekeys: none lost, duplicated or reordered" rekeys_stream
-st_run_v "a session past REJECT_AFTER_TIME refuses, past the zeroing time is gone" refused_after_reject
+st_run_v "a session past REJECT_AFTER_TIME is refused before any crypto" refused_after_reject
+st_run_v "a session past the zeroing time is gone" zeroed_after_idle
 st_run_v "device down and up: the keys are gone" zeroed_on_down
 st_run_v "an unanswered handshake is retried 4 times, then given up" gave_up
 st_run "ping again after all that" nt_ping_first 1 "$NT_IN4_2"
