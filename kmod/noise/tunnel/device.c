@@ -226,6 +226,17 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 	return id;
 }
 
+/* Our keys changed: every peer handshakes again at once (timers.rst). */
+static void noise_device_rehandshake(struct noise_device *nd)
+{
+	struct noise_peer *peer;
+
+	mutex_lock(&nd->hs_lock);
+	list_for_each_entry(peer, &nd->peer_list, list)
+		noise_peer_rehandshake(peer);
+	mutex_unlock(&nd->hs_lock);
+}
+
 /**
  * noise_device_ident_commit() - install a prepared identity; cannot fail.
  * @nd: the device (conf_lock held).
@@ -251,6 +262,7 @@ void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *i
 		else
 			noise_peer_derive_keys(peer);
 	}
+	noise_device_rehandshake(nd);
 }
 
 /** noise_device_ident_abort() - drop a prepared identity. */
@@ -325,6 +337,7 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 		else
 			noise_peer_derive_keys(peer);
 	}
+	noise_device_rehandshake(nd);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(noise_device_set_private_key, NOISE_INTERNAL);

@@ -590,6 +590,25 @@ void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
 		noise_hs_continue(nd, skb);
 }
 
+/*
+ * A session was made after the last noise_hs_want(): the want is answered
+ * (packets sent on the old session while the handshake ran asked again).
+ */
+static bool noise_hs_want_answered(struct noise_peer *peer)
+{
+	u64 wanted = READ_ONCE(peer->hs_wanted);
+	struct noise_keypair *cur, *next;
+	bool answered;
+
+	rcu_read_lock_bh();
+	cur = rcu_dereference_bh(peer->keypairs.current_kp);
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	answered = (cur && time_after64(cur->birth, wanted)) ||
+		   (next && time_after64(next->birth, wanted));
+	rcu_read_unlock_bh();
+	return answered;
+}
+
 /* Start a handshake with @peer as initiator. */
 static void noise_hs_initiate(struct noise_peer *peer)
 {
@@ -597,7 +616,7 @@ static void noise_hs_initiate(struct noise_peer *peer)
 	struct noise_hs *nhs;
 
 	if (!noise_hs_ident(nd)->has_key || !peer->ss_ok || READ_ONCE(peer->dead) ||
-	    !READ_ONCE(peer->endpoint.addr.sa_family))
+	    !READ_ONCE(peer->endpoint.addr.sa_family) || noise_hs_want_answered(peer))
 		return;
 	if (peer->hs && !time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))
 		return;
@@ -618,6 +637,21 @@ static void noise_hs_initiate(struct noise_peer *peer)
 	noise_hs_send_last(nhs);
 }
 
+/*
+ * Nothing asked for a handshake for REKEY_ATTEMPT_TIME and none succeeded:
+ * stop trying, drop what waited for it; the next packet starts over.
+ */
+static void noise_hs_give_up(struct noise_peer *peer)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&peer->staged))) {
+		noise_count_drop(peer->nd, peer, NOISE_DROP_NO_KEY);
+		kfree_skb(skb);
+	}
+	noise_timers_hs_given_up(peer);
+}
+
 /* Retransmission of the last message, or of an unconfirmed final one. */
 static void noise_hs_retransmit(struct noise_peer *peer)
 {
@@ -633,8 +667,13 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 			return;
 		}
 		peer->hs = NULL;
-		if (nhs->role == NOISE_INITIATOR)
-			set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+		if (nhs->role == NOISE_INITIATOR) {
+			if (time_before64(get_jiffies_64(), READ_ONCE(peer->hs_wanted) +
+					  noise_scaled(NOISE_REKEY_ATTEMPT_TIME)))
+				set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+			else
+				noise_hs_give_up(peer);
+		}
 		noise_hs_free(nhs);
 		return;
 	}
@@ -651,6 +690,23 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 	}
 }
 
+/*
+ * zero_keys fired (the sessions are gone already): the rest of the key
+ * material goes too, unless a session was made since (the timer runs
+ * again) or a handshake began less than REKEY_TIMEOUT ago (it is live).
+ */
+static void noise_hs_zero(struct noise_peer *peer)
+{
+	if (timer_pending(&peer->timer_zero_keys))
+		return;
+	if (peer->hs && time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT)) {
+		noise_hs_free(peer->hs);
+		peer->hs = NULL;
+	}
+	memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
+	peer->last_sent_final_len = 0;
+}
+
 /**
  * noise_hs_peer_work() - a peer's handshake chores (hs_work).
  * @work: peer->hs_work.
@@ -665,6 +721,8 @@ void noise_hs_peer_work(struct work_struct *work)
 	struct noise_device *nd = peer->nd;
 
 	mutex_lock(&nd->hs_lock);
+	if (test_and_clear_bit(NOISE_PEER_ZERO_KEYS, &peer->flags))
+		noise_hs_zero(peer);
 	noise_hs_retransmit(peer);
 	if (test_and_clear_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags))
 		noise_hs_initiate(peer);
@@ -687,6 +745,7 @@ void noise_peer_queue_hs_work(struct noise_peer *peer)
 /* Ask for a handshake with @peer. Context: any. */
 void noise_hs_want(struct noise_peer *peer)
 {
+	WRITE_ONCE(peer->hs_wanted, get_jiffies_64());
 	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 	noise_peer_queue_hs_work(peer);
 }

@@ -7,6 +7,8 @@
 #define _NOISE_TUNNEL_MESSAGES_H
 
 #include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/build_bug.h>
 #include <linux/jiffies.h>
@@ -94,16 +96,41 @@ static_assert(sizeof(struct noise_msg_transport) == 16);
  */
 #define NOISE_MAX_HS_MSG_LEN		512
 
-/* Timers and limits (WireGuard's values where it has one). */
+/*
+ * Timers and limits (Documentation/timers.rst; WireGuard's values where it
+ * has one). The session lifetimes and idle times are read through
+ * noise_scaled(), which divides them by the test-only module parameter
+ * debug_time_scale (1 outside tests); the handshake's own clock
+ * (NOISE_HS_RETRANSMIT, NOISE_REKEY_TIMEOUT, NOISE_MIN_HS_INTERVAL) is
+ * never scaled: a handshake does not get faster in a test.
+ */
 #define NOISE_REKEY_AFTER_MESSAGES	BIT_ULL(60)
 #define NOISE_REJECT_AFTER_MESSAGES	(U64_MAX - NOISE_REPLAY_WINDOW - 1)
-#define NOISE_REKEY_TIMEOUT		(5 * HZ)
+#define NOISE_REKEY_TIMEOUT		(5 * HZ)	/* a handshake's lifetime */
 #define NOISE_HS_RETRANSMIT		(1 * HZ)	/* resend last message */
+#define NOISE_HS_JITTER			(HZ / 3)	/* + up to this, random */
 #define NOISE_HS_MAX_RETRANSMITS	4		/* then start anew */
-#define NOISE_REKEY_ATTEMPT_TIME	(90 * HZ)
+/* Scaled by debug_time_scale: */
+#define NOISE_REKEY_ATTEMPT_TIME	(90 * HZ)	/* then give up */
 #define NOISE_REKEY_AFTER_TIME		(120 * HZ)
 #define NOISE_REJECT_AFTER_TIME		(180 * HZ)
 #define NOISE_KEEPALIVE_TIMEOUT		(10 * HZ)
+/* Either side rekeys a session this old when it sends or receives on it. */
+#define NOISE_REKEY_LAST_MINUTE		(NOISE_REJECT_AFTER_TIME - \
+					 NOISE_KEEPALIVE_TIMEOUT - NOISE_REKEY_TIMEOUT)
+#define NOISE_ZERO_KEYS_AFTER		(3 * NOISE_REJECT_AFTER_TIME)
+#define NOISE_MAX_TIME_SCALE		3600
+
+extern unsigned int noise_time_scale;	/* timers.c, debug_time_scale */
+
+/* @t (jiffies) divided by debug_time_scale, at least one jiffy. */
+static inline unsigned long noise_scaled(unsigned long t)
+{
+	unsigned int s = READ_ONCE(noise_time_scale);
+
+	return s > 1 ? max(t / s, 1UL) : t;
+}
+
 #define NOISE_MIN_HS_INTERVAL		(HZ / 50)	/* 50 initiations/s */
 #define NOISE_MAX_STAGED		128		/* packets per peer */
 #define NOISE_MAX_QUEUED_HANDSHAKES	4096		/* per device */

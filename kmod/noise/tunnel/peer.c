@@ -364,18 +364,41 @@ int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
 {
 	struct noise_device *nd = peer->nd;
 	struct noise_identity *id;
+	bool changed;
 
 	lockdep_assert_held(&nd->conf_lock);
 	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 	if (n > NOISE_PEER_PSK_MAX || (n > 1 && n != id->proto.info.num_psks))
 		return -EINVAL;
 	mutex_lock(&nd->hs_lock);
+	changed = n != peer->num_psks ||
+		  crypto_memneq(peer->psks, psks, n * NOISE_PSK_LEN);
 	memzero_explicit(peer->psks, sizeof(peer->psks));
 	if (n)
 		memcpy(peer->psks, psks, n * NOISE_PSK_LEN);
 	peer->num_psks = n;
+	if (changed)
+		noise_peer_rehandshake(peer);
 	mutex_unlock(&nd->hs_lock);
 	return 0;
+}
+
+/**
+ * noise_peer_rehandshake() - the keys of a handshake with @peer changed
+ *	(its PSKs, or our static key): a new handshake now.
+ * @peer: the peer.
+ *
+ * A handshake in progress used the old keys: it goes. The sessions stay
+ * (they carry the traffic until the new session replaces them; a caller
+ * that must not use them clears them first). Documentation/timers.rst.
+ * Context: process, hs_lock held.
+ */
+void noise_peer_rehandshake(struct noise_peer *peer)
+{
+	lockdep_assert_held(&peer->nd->hs_lock);
+	noise_hs_clear_peer(peer);
+	if (netif_running(peer->nd->dev) && READ_ONCE(peer->endpoint.addr.sa_family))
+		noise_hs_want(peer);
 }
 
 /*

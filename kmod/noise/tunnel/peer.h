@@ -80,6 +80,7 @@ enum noise_peer_flags {
 	NOISE_PEER_HANDSHAKE_DONE,	/* notify from hs_work */
 	NOISE_PEER_WANT_HANDSHAKE,	/* start one from hs_work */
 	NOISE_PEER_SEND_KEEPALIVE,	/* send one from hs_work */
+	NOISE_PEER_ZERO_KEYS,		/* zero_keys fired: hs_work wipes hs */
 };
 
 /* The three slots of a peer (WireGuard's current/previous/next). */
@@ -146,6 +147,8 @@ struct noise_hs {
  *	decrypt them (bounded, NOISE_MAX_QUEUED_PACKETS); @rx_work delivers
  *	its head while decrypted (receive.c).
  * @hs_work: starts a handshake (process context).
+ * @hs_wanted: when something last asked for a handshake (noise_hs_want());
+ *	retries stop REKEY_ATTEMPT_TIME after it (Documentation/timers.rst).
  * @timer_*: timers.c.
  * @allowedips: the entries of this peer in dev->aips (allowedips.h).
  * @stats: per-CPU counters; @handshakes; @last_handshake (ns realtime).
@@ -184,6 +187,7 @@ struct noise_peer {
 	struct timer_list timer_new_handshake;	/* no reply to our data */
 	struct timer_list timer_zero_keys;
 	unsigned long last_sent_handshake;	/* jiffies, rate limit */
+	u64 hs_wanted;				/* jiffies64: last noise_hs_want() */
 	atomic64_t last_rx, last_tx;		/* jiffies of data */
 	struct list_head allowedips;
 	struct noise_pcpu_stats __percpu *stats;
@@ -214,6 +218,7 @@ void noise_peer_put(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
 
 int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n);
+void noise_peer_rehandshake(struct noise_peer *peer);
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
 int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
 			    size_t len);

@@ -302,7 +302,7 @@ static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
 	if (n >= NOISE_REJECT_AFTER_MESSAGES || !noise_replay_check(&kp->replay, n))
 		goto drop_kp;
 	why = NOISE_DROP_NO_KEY;
-	if (get_jiffies_64() - kp->birth >= NOISE_REJECT_AFTER_TIME)
+	if (get_jiffies_64() - kp->birth >= noise_scaled(NOISE_REJECT_AFTER_TIME))
 		goto drop_kp;
 	NOISE_CB(skb)->kp = kp;
 	NOISE_CB(skb)->nonce = n;
@@ -459,7 +459,7 @@ static bool noise_rx_authenticated(struct sk_buff *skb, struct noise_keypair *kp
 		noise_peer_update_endpoint(peer, &ep);
 	if (unlikely(!READ_ONCE(kp->confirmed)) && noise_keypair_confirm(peer, kp))
 		noise_send_staged(peer);
-	noise_timers_any_packet_received(peer);
+	noise_timers_any_packet_received(peer, kp);
 	return true;
 }
 

@@ -42,16 +42,23 @@ static void noise_stats_tx(struct noise_device *nd, struct noise_peer *peer,
 	u64_stats_update_end(&s->syncp);
 }
 
-/* Is @kp still good for sending? Also asks for a rekey when it is old. */
+/*
+ * Is @kp still good for sending (younger than REJECT_AFTER_TIME, fewer than
+ * REJECT_AFTER_MESSAGES sent)? Also asks for a rekey when it is old: after
+ * REKEY_AFTER_TIME on the side that initiated it, REKEY_AFTER_MESSAGES or
+ * REKEY_LAST_MINUTE on either side (Documentation/timers.rst).
+ */
 static bool noise_kp_send_ok(struct noise_peer *peer, struct noise_keypair *kp)
 {
 	u64 age = get_jiffies_64() - kp->birth;
+	u64 sent = noise_cipher_messages_sent(kp->send);
 
-	if (age >= NOISE_REJECT_AFTER_TIME ||
-	    noise_cipher_messages_sent(kp->send) >= NOISE_REJECT_AFTER_MESSAGES)
+	if (age >= noise_scaled(NOISE_REJECT_AFTER_TIME) ||
+	    sent >= NOISE_REJECT_AFTER_MESSAGES)
 		return false;
-	if ((kp->initiator && age >= NOISE_REKEY_AFTER_TIME) ||
-	    noise_cipher_messages_sent(kp->send) >= NOISE_REKEY_AFTER_MESSAGES)
+	if ((kp->initiator && age >= noise_scaled(NOISE_REKEY_AFTER_TIME)) ||
+	    age >= noise_scaled(NOISE_REKEY_LAST_MINUTE) ||
+	    sent >= NOISE_REKEY_AFTER_MESSAGES)
 		noise_hs_want(peer);
 	return true;
 }
@@ -87,7 +94,9 @@ void noise_send_staged(struct noise_peer *peer)
 	while ((skb = __skb_dequeue(&batch))) {
 		struct noise_skb_cb *cb = NOISE_CB(skb);
 
-		if (unlikely(noise_cipher_take_nonce(kp->send, &cb->nonce))) {
+		/* Never a nonce at or past the limit the receiver enforces. */
+		if (unlikely(noise_cipher_take_nonce(kp->send, &cb->nonce) ||
+			     cb->nonce >= NOISE_REJECT_AFTER_MESSAGES)) {
 			__skb_queue_head(&batch, skb);
 			break;
 		}

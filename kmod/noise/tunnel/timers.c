@@ -1,23 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noise tunnel: the per-peer timers (constants in messages.h).
+ * noise tunnel: the per-peer timers, the state machine of
+ * Documentation/timers.rst (constants in messages.h).
  *
  * - retransmit: a handshake message we sent got no answer: hs_work resends
- *   it (or starts over after NOISE_HS_MAX_RETRANSMITS);
+ *   it (1 s + jitter), starts over after NOISE_HS_MAX_RETRANSMITS, and
+ *   gives up when nothing asked for a handshake for REKEY_ATTEMPT_TIME;
  * - keepalive (passive): we received data and sent nothing for
- *   NOISE_KEEPALIVE_TIMEOUT: send an empty message;
+ *   KEEPALIVE_TIMEOUT: send an empty message;
  * - new_handshake: we sent data and heard nothing for KEEPALIVE_TIMEOUT +
- *   REKEY_TIMEOUT: the session may be dead, handshake again;
- * - persistent: every keepalive_interval seconds of silence, a keepalive;
- * - zero_keys: 3 * REJECT_AFTER_TIME after the last session was made, the
- *   sessions are dropped (issue 12 completes the lifecycle).
+ *   REKEY_TIMEOUT (+ jitter): the session may be dead, handshake again;
+ * - persistent: keepalive_interval seconds without any packet either way:
+ *   a keepalive;
+ * - zero_keys: ZERO_KEYS_AFTER (3 * REJECT_AFTER_TIME) after the last
+ *   session was made (or a handshake was given up), every session and the
+ *   handshake state are dropped and wiped.
  */
 
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/timer.h>
 #include "device.h"
 #include "peer.h"
 #include "tunnel.h"
+
+/*
+ * Test only: divide the session lifetimes and idle times by this (1..3600),
+ * so that selftests see rekeys, rejections and zeroing in seconds
+ * (Documentation/timers.rst). 1 (the default) means the real values.
+ */
+unsigned int noise_time_scale = 1;
+
+static int noise_time_scale_set(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_uint_minmax(val, kp, 1, NOISE_MAX_TIME_SCALE);
+
+	if (!err && READ_ONCE(noise_time_scale) != 1)
+		pr_warn_once("noise: debug_time_scale=%u: session lifetimes shortened, for tests only\n",
+			     READ_ONCE(noise_time_scale));
+	return err;
+}
+
+static const struct kernel_param_ops noise_time_scale_ops = {
+	.set = noise_time_scale_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(debug_time_scale, &noise_time_scale_ops, &noise_time_scale, 0644);
+MODULE_PARM_DESC(debug_time_scale,
+		 "TEST ONLY: divide rekey/reject/keepalive/zeroing times by this (1..3600; 1: real)");
 
 static bool noise_timers_live(struct noise_peer *peer)
 {
@@ -59,11 +90,14 @@ static void noise_t_persistent(struct timer_list *t)
 		noise_send_keepalive(peer);
 }
 
+/* The sessions go now; the handshake state from hs_work (hs_lock). */
 static void noise_t_zero_keys(struct timer_list *t)
 {
 	struct noise_peer *peer = from_timer(peer, t, timer_zero_keys);
 
 	noise_keypairs_clear(peer);
+	set_bit(NOISE_PEER_ZERO_KEYS, &peer->flags);
+	noise_peer_queue_hs_work(peer);
 }
 
 void noise_timers_init(struct noise_peer *peer)
@@ -89,7 +123,7 @@ void noise_timers_stop(struct noise_peer *peer)
 void noise_timers_hs_sent(struct noise_peer *peer)
 {
 	noise_mod(peer, &peer->timer_retransmit, NOISE_HS_RETRANSMIT +
-		  get_random_u32_below(HZ / 3));
+		  get_random_u32_below(NOISE_HS_JITTER));
 }
 
 /* An inner packet (not a keepalive) went out. */
@@ -97,35 +131,65 @@ void noise_timers_data_sent(struct noise_peer *peer)
 {
 	if (!timer_pending(&peer->timer_new_handshake))
 		noise_mod(peer, &peer->timer_new_handshake,
-			  NOISE_KEEPALIVE_TIMEOUT + NOISE_REKEY_TIMEOUT);
+			  noise_scaled(NOISE_KEEPALIVE_TIMEOUT) + NOISE_REKEY_TIMEOUT +
+			  get_random_u32_below(NOISE_HS_JITTER));
+}
+
+static void noise_timers_traffic(struct noise_peer *peer)
+{
+	u16 ka = READ_ONCE(peer->keepalive_interval);
+
+	if (ka)
+		noise_mod(peer, &peer->timer_persistent, ka * HZ);
 }
 
 /* Any transport message went out (data or keepalive). */
 void noise_timers_any_packet_sent(struct noise_peer *peer)
 {
-	u16 ka = READ_ONCE(peer->keepalive_interval);
-
 	del_timer(&peer->timer_keepalive);
-	if (ka)
-		noise_mod(peer, &peer->timer_persistent, ka * HZ);
+	noise_timers_traffic(peer);
 }
 
 /* An inner packet was received. */
 void noise_timers_data_received(struct noise_peer *peer)
 {
 	if (!timer_pending(&peer->timer_keepalive))
-		noise_mod(peer, &peer->timer_keepalive, NOISE_KEEPALIVE_TIMEOUT);
+		noise_mod(peer, &peer->timer_keepalive,
+			  noise_scaled(NOISE_KEEPALIVE_TIMEOUT));
 }
 
-/* Any authenticated transport message was received. */
-void noise_timers_any_packet_received(struct noise_peer *peer)
+/**
+ * noise_timers_any_packet_received() - an authenticated transport message
+ *	(data or keepalive) arrived.
+ * @peer: its peer.
+ * @kp: the session it came on.
+ *
+ * The peer is alive (no new handshake for want of an answer); a current
+ * session near its end gets a new one now, whichever side made it, so
+ * that neither side ever has to stop on a rejected key.
+ * Context: softirq or BH disabled.
+ */
+void noise_timers_any_packet_received(struct noise_peer *peer,
+				      struct noise_keypair *kp)
 {
 	del_timer(&peer->timer_new_handshake);
+	noise_timers_traffic(peer);
+	if (get_jiffies_64() - kp->birth >= noise_scaled(NOISE_REKEY_LAST_MINUTE) &&
+	    rcu_access_pointer(peer->keypairs.current_kp) == kp)
+		noise_hs_want(peer);
 }
 
 /* A session was made. */
 void noise_timers_session_made(struct noise_peer *peer)
 {
 	del_timer(&peer->timer_retransmit);
-	noise_mod(peer, &peer->timer_zero_keys, 3 * NOISE_REJECT_AFTER_TIME);
+	noise_mod(peer, &peer->timer_zero_keys, noise_scaled(NOISE_ZERO_KEYS_AFTER));
+}
+
+/* We gave up a handshake: wipe what is left after the usual time. */
+void noise_timers_hs_given_up(struct noise_peer *peer)
+{
+	if (!timer_pending(&peer->timer_zero_keys))
+		noise_mod(peer, &peer->timer_zero_keys,
+			  noise_scaled(NOISE_ZERO_KEYS_AFTER));
 }

@@ -58,8 +58,10 @@ void noise_timers_data_sent(struct noise_peer *peer);
 void noise_timers_data_received(struct noise_peer *peer);
 void noise_timers_any_packet_sent(struct noise_peer *peer);
 void noise_timers_hs_sent(struct noise_peer *peer);
-void noise_timers_any_packet_received(struct noise_peer *peer);
+void noise_timers_any_packet_received(struct noise_peer *peer,
+				      struct noise_keypair *kp);
 void noise_timers_session_made(struct noise_peer *peer);
+void noise_timers_hs_given_up(struct noise_peer *peer);
 
 /* Notify hooks, implemented by netlink.c; no-ops without it. */
 #ifdef NOISE_HAVE_NETLINK

@@ -1,0 +1,299 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The session lifecycle of Documentation/timers.rst, in seconds: the
+# test-only module parameter debug_time_scale=60 makes a session rekey
+# after 2 s, be refused after 3 s and be wiped 9 s after it was made.
+# A numbered UDP stream both ways across ten rekeys must arrive complete,
+# once and in order; then a session past REJECT_AFTER_TIME refuses a
+# packet, the keys are gone after the zeroing time and after the device
+# went down, a handshake nobody answers is given up; a PSK changed on both
+# sides mid-stream gives a new session at once (the gap is printed).
+source "$(dirname "$0")/lib.sh"
+
+st_need ip ping jq python3 timeout "$NOISECTL"
+grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
+
+PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
+SCALE=60
+SCALE_P=/sys/module/noise/parameters/debug_time_scale
+SEQ=$st_tmp/seq.py
+
+# seq.py: a numbered, paced UDP stream and its receiver.
+#   seq.py send ADDR PORT RATE STOPFILE: datagrams 0, 1, ... (seq and send
+#     time in the first 16 bytes, 200 bytes each) at RATE/s until STOPFILE
+#     exists; prints "sent=N errors=E"
+#   seq.py recv ADDR PORT STOPFILE IDLE: receives until STOPFILE exists and
+#     nothing came for IDLE s; prints the counts and the longest gap
+#     between two consecutive datagrams (ms; at its start, s after the
+#     first datagram)
+cat > "$SEQ" << 'EOF'
+import os, socket, struct, sys, time
+cmd, addr, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+fam = socket.AF_INET6 if ':' in addr else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_DGRAM)
+if cmd == 'send':
+    rate, stop = float(sys.argv[4]), sys.argv[5]
+    n = err = 0
+    t = time.monotonic()
+    while not os.path.exists(stop):
+        try:
+            s.sendto(struct.pack('!QQ', n, time.monotonic_ns()).ljust(200, b'x'),
+                     (addr, port))
+        except OSError:
+            err += 1
+        n += 1
+        t += 1 / rate
+        d = t - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+    print('sent=%d errors=%d' % (n, err))
+else:
+    stop, idle = sys.argv[4], float(sys.argv[5])
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    s.bind((addr, port))
+    s.settimeout(0.2)
+    print('ready', flush=True)
+    seen = set()
+    got = dup = reord = 0
+    top = -1
+    last = first = None
+    gap, gap_at = 0, 0
+    quiet = time.monotonic()
+    while True:
+        try:
+            d = s.recv(2048)
+        except socket.timeout:
+            if os.path.exists(stop) and time.monotonic() - quiet > idle:
+                break
+            continue
+        now = time.monotonic()
+        quiet = now
+        n = struct.unpack('!Q', d[:8])[0]
+        got += 1
+        if n in seen:
+            dup += 1
+            continue
+        seen.add(n)
+        if n < top:
+            reord += 1
+        top = max(top, n)
+        if last is not None and now - last > gap:
+            gap, gap_at = now - last, now - first
+        if first is None:
+            first = now
+        last = now
+    print('received=%d distinct=%d top=%d dup=%d reordered=%d gap_ms=%d gap_at_s=%.1f' %
+          (got, len(seen), top, dup, reord, gap * 1000, gap_at))
+EOF
+
+# stream_start: a receiver on each side (port 9000 of its tunnel address)
+# and a sender to the other side at RATE (default 200) datagrams/s.
+stream_start() {
+	local rate=${1:-200} s
+	rm -f "$st_tmp/stop" "$st_tmp"/recv-* "$st_tmp"/send-*
+	for s in 1 2; do
+		nt_x $s python3 "$SEQ" recv "10.10.0.$s" 9000 "$st_tmp/stop" 2 \
+			> "$st_tmp/recv-$s" 2>&1 &
+		st_defer "kill $!"
+		eval "RECV$s=$!"
+	done
+	for s in 1 2; do
+		for ((i = 0; i < 50; i++)); do
+			grep -q ready "$st_tmp/recv-$s" && break
+			sleep 0.1
+		done
+	done
+	nt_x 1 python3 "$SEQ" send "$NT_IN4_2" 9000 "$rate" "$st_tmp/stop" > "$st_tmp/send-1" 2>&1 &
+	SEND1=$!
+	st_defer "kill $SEND1"
+	nt_x 2 python3 "$SEQ" send "$NT_IN4_1" 9000 "$rate" "$st_tmp/stop" > "$st_tmp/send-2" 2>&1 &
+	SEND2=$!
+	st_defer "kill $SEND2"
+}
+
+# stream_stop: stop the senders, let the receivers drain, print and check
+# both directions: every datagram sent arrived once, in order.
+stream_stop() {
+	local s r sent distinct dup reord rc=0
+	touch "$st_tmp/stop"
+	wait "$SEND1" "$SEND2" "$RECV1" "$RECV2"
+	for s in 1 2; do
+		r=$((3 - s))
+		sent=$(sed -n 's/^sent=\([0-9]*\).*/\1/p' "$st_tmp/send-$s")
+		distinct=$(sed -n 's/.*distinct=\([0-9]*\).*/\1/p' "$st_tmp/recv-$r")
+		dup=$(sed -n 's/.* dup=\([0-9]*\).*/\1/p' "$st_tmp/recv-$r")
+		reord=$(sed -n 's/.*reordered=\([0-9]*\).*/\1/p' "$st_tmp/recv-$r")
+		echo "side $s -> side $r: $(cat "$st_tmp/send-$s"); $(grep received "$st_tmp/recv-$r")"
+		[[ "$sent" =~ ^[0-9]+$ && "$distinct" =~ ^[0-9]+$ ]] ||
+			{ echo "no counts"; cat "$st_tmp/send-$s" "$st_tmp/recv-$r"; rc=1; continue; }
+		echo "side $s -> side $r: lost=$((sent - distinct)) dup=$dup reordered=$reord"
+		st_ge "side $s -> side $r datagrams sent" "$sent" 100 || rc=1
+		st_eq "side $s -> side $r lost" "$((sent - distinct))" 0 || rc=1
+		st_eq "side $s -> side $r duplicated" "$dup" 0 || rc=1
+		st_eq "side $s -> side $r reordered" "$reord" 0 || rc=1
+	done
+	return $rc
+}
+
+drops() {	# drops SIDE: the device's drop counters, one line
+	nt_ctl "$1" show "$NT_DEV" --json | jq -c '.stats | with_entries(select(.key | startswith("drop")))'
+}
+
+set_scale() {
+	echo "$1" > "$SCALE_P" && st_eq "debug_time_scale" "$(cat "$SCALE_P")" "$1"
+}
+
+setup() {
+	nt_dev 1 && nt_dev 2 && nt_up "$PROTO" 4 && nt_ping_first 1 "$NT_IN4_2"
+}
+
+# rekeys_stream: the stream both ways while side 1 (the initiator) rekeys
+# ten times (it renews a session 2 s old when it sends).
+rekeys_stream() {
+	local before now
+	before=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
+	stream_start 150
+	sleep 30
+	stream_stop
+	local rc=$?
+	now=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
+	echo "sessions made by side 1 during the stream: $((now - before))"
+	echo "side 1 drops: $(drops 1)"
+	echo "side 2 drops: $(drops 2)"
+	st_ge "rekeys during the stream" "$((now - before))" 10 && return $rc
+}
+
+# capture_one: while side 2's veth is watched, a session (made by a ping
+# from side 1 when there is none) and one more ping; the last transport
+# message from side 1 (on the newest session) is CAPTURED (hex).
+capture_one() {
+	st_capture_start "$st_tmp/cap" nt_x 2 python3 "$st_here/udp.py" sniff veth0 "$NT_PORT2" 60 ||
+		return 1
+	nt_ping_first 1 "$NT_IN4_2" > /dev/null || return 1
+	touch "$st_tmp/cap.stop"
+	wait "$ST_CAPTURE"
+	CAPTURED=$(grep '^0301' "$st_tmp/cap" | tail -n 1)
+	[ -n "$CAPTURED" ] || { echo "no transport message captured"; cat "$st_tmp/cap"; return 1; }
+	echo "captured: ${CAPTURED:0:32}...; side 2 sessions: $(nt_dev_stat 2 handshakes)"
+}
+
+# send_forged WHY: the captured message with its counter moved on (a
+# nonce never seen, so the replay window lets it through) is sent to side
+# 2: its drop counter WHY must grow by one.
+send_forged() {
+	local why=$1 before after msg
+	before=$(nt_dev_stat 2 "$why")
+	msg=$(python3 "$st_here/udp.py" mangle "$CAPTURED" counter $((RANDOM + 100000)))
+	nt_x 1 python3 "$st_here/udp.py" send 10.99.0.2 "$NT_PORT2" "$msg" || return 1
+	sleep 0.3
+	after=$(nt_dev_stat 2 "$why")
+	echo "side 2 $why: $before -> $after; sessions: $(nt_dev_stat 2 handshakes); drops: $(drops 2)"
+	st_eq "side 2 $why grew by" "$((after - before))" 1
+}
+
+# fresh: no session on either side (both devices down and up).
+fresh() {
+	local s
+	for s in 1 2; do
+		nt_x $s ip link set "$NT_DEV" down && nt_x $s ip link set "$NT_DEV" up || return 1
+	done
+}
+
+# refused_after_reject: a young session (real timers): a forged counter
+# fails authentication (drop_auth); with debug_time_scale=3600 the same
+# session is older than REJECT_AFTER_TIME (50 ms) and the message is
+# refused before any crypto (drop_no_key). (Ages are compared when a
+# packet comes, with the scale of that moment: no race with the clock.)
+refused_after_reject() {
+	set_scale 1 && fresh && capture_one || return 1
+	send_forged drop_auth || return 1
+	set_scale 3600 || return 1
+	send_forged drop_no_key
+	local rc=$?
+	set_scale "$SCALE"
+	return $rc
+}
+
+# zeroed_after_idle (scale 60: zeroing 9 s after the session was made): a
+# session, 10 s of silence: nothing knows its index (drop_unknown_index).
+zeroed_after_idle() {
+	fresh && capture_one || return 1
+	sleep 10
+	send_forged drop_unknown_index
+}
+
+# zeroed_on_down: a session (real timers), side 2's device down and up:
+# its keys are gone (the captured message's index is unknown).
+zeroed_on_down() {
+	set_scale 1 && capture_one || return 1
+	send_forged drop_auth || return 1
+	nt_x 2 ip link set "$NT_DEV" down && nt_x 2 ip link set "$NT_DEV" up || return 1
+	send_forged drop_unknown_index
+	local rc=$?
+	set_scale "$SCALE"
+	return $rc
+}
+
+# gave_up (REKEY_ATTEMPT_TIME 1.5 s): side 2's device is down;
+# one ping from side 1 starts a handshake: message 1 is sent and
+# retransmitted 4 times (1 s + up to 1/3 s apart), then side 1 gives up
+# (nothing asked for a handshake since) and drops the staged ping: exactly
+# 5 initiations in 12 s, where starting over would make about 10.
+gave_up() {
+	local n before after
+	fresh && nt_x 2 ip link set "$NT_DEV" down || return 1
+	st_defer "ip -n $NT_NS2 link set $NT_DEV up"
+	before=$(nt_dev_stat 1 drop_no_key)
+	st_capture_start "$st_tmp/gu" nt_x 2 python3 "$st_here/udp.py" sniff veth0 "$NT_PORT2" 12 ||
+		return 1
+	nt_x 1 ping -c 1 -W 1 "$NT_IN4_2" > /dev/null
+	wait "$ST_CAPTURE"
+	n=$(grep -c '^0101' "$st_tmp/gu")
+	after=$(nt_dev_stat 1 drop_no_key)
+	echo "initiations seen in 12 s: $n; side 1 drop_no_key $before -> $after"
+	nt_x 2 ip link set "$NT_DEV" up
+	st_eq "initiations" "$n" 5 && st_ge "staged ping dropped" "$((after - before))" 1
+}
+
+# psk_change: a new PSK on side 1, then 0.3 s later on side 2, while the
+# stream runs: each side handshakes at once; nothing is lost (the old
+# session carries the stream until the new one is made); the longest gap
+# in each direction is printed.
+psk_change() {
+	local psk before now
+	psk=$("$NOISECTL" genpsk) && echo "$psk" > "$st_tmp/psk" || return 1
+	set_scale 1 > /dev/null || return 1
+	before=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
+	stream_start 200
+	sleep 2
+	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" preshared-key "$st_tmp/psk" || return 1
+	sleep 0.3
+	nt_ctl 2 set "$NT_DEV" peer "$NT_PUB1" preshared-key "$st_tmp/psk" || return 1
+	sleep 4
+	stream_stop
+	local rc=$?
+	now=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
+	echo "new sessions after the PSK change: $((now - before))"
+	echo "side 1 drops: $(drops 1)"
+	echo "side 2 drops: $(drops 2)"
+	echo "longest gap side 1 -> 2: $(sed -n 's/.*\(gap_ms=[0-9]*\).*/\1/p' "$st_tmp/recv-2") ms, 2 -> 1: $(sed -n 's/.*\(gap_ms=[0-9]*\).*/\1/p' "$st_tmp/recv-1") ms"
+	set_scale "$SCALE" > /dev/null
+	st_ge "new sessions" "$((now - before))" 1 && return $rc
+}
+
+st_plan 12
+st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
+st_must "load noise.ko" noise_load
+st_defer "rmmod noise"
+st_must "debug_time_scale=$SCALE" set_scale "$SCALE"
+st_must "a tunnel ($PROTO), first ping" setup
+st_run_v "UDP stream both ways across ten rekeys: none lost, duplicated or reordered" rekeys_stream
+st_run_v "a session past REJECT_AFTER_TIME is refused before any crypto" refused_after_reject
+st_run_v "a session past the zeroing time is gone" zeroed_after_idle
+st_run_v "device down and up: the keys are gone" zeroed_on_down
+st_run_v "an unanswered handshake is retried 4 times, then given up" gave_up
+st_run "ping again after all that" nt_ping_first 1 "$NT_IN4_2"
+st_run_v "PSK changed on both sides mid-stream: new session at once, nothing lost" psk_change
+st_run "debug_time_scale back to 1" set_scale 1
+st_done
