@@ -329,6 +329,7 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 		peer->last_sent_final_len = nhs->last_sent_len;
 		memcpy(peer->final_trigger_mac1, nhs->last_read_mac1, NOISE_MAC_LEN);
 		peer->final_retries = 0;
+		peer->final_sent_at = jiffies;
 	}
 	if (nhs->role == NOISE_RESPONDER)
 		noise_peer_update_endpoint(peer, &nhs->endpoint);
@@ -422,6 +423,7 @@ static void noise_hs_send_final(struct noise_peer *peer, bool initiator)
 	noise_hs_macs(peer->nd, peer, initiator, peer->last_sent_final,
 		      peer->last_sent_final_len);
 	noise_socket_send_buffer(peer, peer->last_sent_final, peer->last_sent_final_len);
+	peer->final_sent_at = jiffies;
 }
 
 /*
@@ -683,7 +685,13 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 	if (final)
 		initiator = next->initiator;
 	rcu_read_unlock_bh();
+	/*
+	 * Only when the resend timer is due: the work also runs for other
+	 * reasons (the endpoint changed, a handshake is wanted), and then
+	 * the final message just sent would go out twice at once.
+	 */
 	if (final && peer->last_sent_final_len &&
+	    time_after_eq(jiffies, peer->final_sent_at + NOISE_HS_RETRANSMIT) &&
 	    peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
 		noise_hs_send_final(peer, initiator);
 		noise_timers_hs_sent(peer);

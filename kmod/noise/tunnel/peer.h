@@ -138,7 +138,8 @@ struct noise_hs {
  * @keypairs: the sessions.
  * @hs: our handshake with it in progress (dev->hs_lock), or NULL.
  * @last_sent_final: the final handshake message we wrote, kept until the
- *	session it created is confirmed (retransmitted on timer/duplicate).
+ *	session it created is confirmed (retransmitted on timer/duplicate);
+ *	@final_sent_at: when it was last sent (jiffies, dev->hs_lock).
  * @latest_timestamp: the newest TAI64N timestamp seen in its message 1
  *	(replayed initiations are refused).
  * @staged: packets waiting for a session (bounded, NOISE_MAX_STAGED).
@@ -174,6 +175,7 @@ struct noise_peer {
 	unsigned int last_sent_final_len;
 	u8 final_trigger_mac1[NOISE_MAC_LEN];	/* MAC1 of what it answered */
 	unsigned int final_retries;
+	unsigned long final_sent_at;
 	u8 latest_timestamp[NOISE_TIMESTAMP_LEN];
 	struct sk_buff_head staged;
 	struct sk_buff_head tx_queue;
