@@ -299,7 +299,9 @@ st_wait_ready() {
 st_capture_start() {
 	local f=$1
 	shift
-	rm -f "$f.stop"
+	# The old FILE too: st_wait_ready must not find its "# ready" before
+	# the new capture has truncated it.
+	rm -f "$f" "$f.stop"
 	UDP_STOP=$f.stop "$@" > "$f" 2>&1 &
 	ST_CAPTURE=$!
 	st_defer "kill $ST_CAPTURE"

@@ -385,19 +385,27 @@ int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
 
 /**
  * noise_peer_rehandshake() - the keys of a handshake with @peer changed
- *	(its PSKs, or our static key): a new handshake now.
+ *	(its PSKs, or our static key): a new handshake now, if there was
+ *	anything made with the old keys.
  * @peer: the peer.
  *
  * A handshake in progress used the old keys: it goes. The sessions stay
  * (they carry the traffic until the new session replaces them; a caller
- * that must not use them clears them first). Documentation/timers.rst.
+ * that must not use them clears them first). A peer with neither a
+ * session nor a handshake gets none now (configuring a device sends
+ * nothing): its next packet starts one. Documentation/timers.rst.
  * Context: process, hs_lock held.
  */
 void noise_peer_rehandshake(struct noise_peer *peer)
 {
+	bool live;
+
 	lockdep_assert_held(&peer->nd->hs_lock);
+	live = peer->hs || rcu_access_pointer(peer->keypairs.current_kp) ||
+	       rcu_access_pointer(peer->keypairs.next_kp);
 	noise_hs_clear_peer(peer);
-	if (netif_running(peer->nd->dev) && READ_ONCE(peer->endpoint.addr.sa_family))
+	if (live && netif_running(peer->nd->dev) &&
+	    READ_ONCE(peer->endpoint.addr.sa_family))
 		noise_hs_want(peer);
 }
 
