@@ -192,6 +192,24 @@ send_forged() {
 	st_eq "side 2 $why grew by" "$((after - before))" 1
 }
 
+# send_forged_refused: the forged message is refused before any crypto:
+# drop_no_key (its session too old) or drop_unknown_index (a rekey the
+# scale change set off already retired that session), and drop_auth does
+# not move. Other packets may be refused too: at least one.
+send_forged_refused() {
+	local a0 a1 r0 r1 msg
+	a0=$(nt_dev_stat 2 drop_auth)
+	r0=$(($(nt_dev_stat 2 drop_no_key) + $(nt_dev_stat 2 drop_unknown_index)))
+	msg=$(python3 "$st_here/udp.py" mangle "$CAPTURED" counter $((RANDOM + 100000)))
+	nt_x 1 python3 "$st_here/udp.py" send 10.99.0.2 "$NT_PORT2" "$msg" || return 1
+	sleep 0.3
+	a1=$(nt_dev_stat 2 drop_auth)
+	r1=$(($(nt_dev_stat 2 drop_no_key) + $(nt_dev_stat 2 drop_unknown_index)))
+	echo "side 2 drop_no_key + drop_unknown_index: $r0 -> $r1, drop_auth: $a0 -> $a1; drops: $(drops 2)"
+	st_ge "side 2 refusals before crypto grew by" "$((r1 - r0))" 1 &&
+	st_eq "side 2 drop_auth grew by" "$((a1 - a0))" 0
+}
+
 # fresh: no session on either side (both devices down and up).
 fresh() {
 	local s
@@ -209,7 +227,7 @@ refused_after_reject() {
 	set_scale 1 && fresh && capture_one || return 1
 	send_forged drop_auth || return 1
 	set_scale 3600 || return 1
-	send_forged drop_no_key
+	send_forged_refused
 	local rc=$?
 	set_scale "$SCALE"
 	return $rc
@@ -229,7 +247,7 @@ zeroed_on_down() {
 	set_scale 1 && capture_one || return 1
 	send_forged drop_auth || return 1
 	nt_x 2 ip link set "$NT_DEV" down && nt_x 2 ip link set "$NT_DEV" up || return 1
-	send_forged drop_unknown_index
+	send_forged_refused
 	local rc=$?
 	set_scale "$SCALE"
 	return $rc
