@@ -21,6 +21,20 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 ip link add wgprobe0 type wireguard 2> /dev/null || st_skip_all "no WireGuard in this kernel"
 ip link del wgprobe0
 
+# start_flood NS DST PORT PUB SRC OUT: $WG_FLOODERS (4) wg-flood.py
+# processes in NS at DST:PORT (responder key PUB) from SRC, output in
+# OUT.<i>; their pids in the array "flood".
+start_flood() {
+	local i
+	flood=()
+	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
+		ip netns exec "$1" python3 "$st_here/wg-flood.py" flood "$2" "$3" "$4" 120 \
+			"$5" > "$6.$i.out" 2>&1 &
+		flood+=($!)
+		st_defer "kill $!"
+	done
+}
+
 # WireGuard under load (a flood of initiations with a valid mac1 from
 # another address) answers our initiation with a cookie reply; we honour
 # it: our next initiation carries mac2, and the handshake completes while
@@ -30,13 +44,8 @@ wg_cookie() {
 	nt_x 1 ip addr add 10.99.0.3/24 dev veth0 || return 1
 	st_capture_start "$out" nt_x 2 python3 "$st_here/wg-flood.py" watch veth0 300 \
 		"$NT_PORT1" "$NT_PORT2" || return 1
-	local i flood=()
-	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
-		ip netns exec "$NT_NS1" python3 "$st_here/wg-flood.py" flood 10.99.0.2 "$NT_PORT2" "$WG_PUB2" 120 \
-			10.99.0.3 > "$st_tmp/flood.$i.out" 2>&1 &
-		flood+=($!)
-		st_defer "kill $!"
-	done
+	local flood
+	start_flood "$NT_NS1" 10.99.0.2 "$NT_PORT2" "$WG_PUB2" 10.99.0.3 "$st_tmp/flood"
 	# Under load comes and goes: start handshakes (a fresh session each
 	# time) until one of them met it, i.e. got a cookie reply.
 	local rc=1 try
@@ -68,13 +77,8 @@ wg_cookie_ours() {
 	st_capture_start "$out" nt_x 1 python3 "$st_here/wg-flood.py" watch veth0 300 \
 		"$NT_PORT1" "$NT_PORT2" || return 1
 	before=$(nt_dev_stat 1 drop_cookie)
-	local i flood=()
-	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
-		ip netns exec "$NT_NS2" python3 "$st_here/wg-flood.py" flood 10.99.0.1 "$NT_PORT1" "$WG_PUB1" 120 \
-			10.99.0.4 > "$st_tmp/flood-ours.$i.out" 2>&1 &
-		flood+=($!)
-		st_defer "kill $!"
-	done
+	local flood
+	start_flood "$NT_NS2" 10.99.0.1 "$NT_PORT1" "$WG_PUB1" 10.99.0.4 "$st_tmp/flood-ours"
 	local rc=1 try
 	for ((try = 0; try < 6; try++)); do
 		sleep 2
