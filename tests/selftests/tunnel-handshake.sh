@@ -193,10 +193,13 @@ both_ways() {
 # lost PROTO M DIR: message M (DIR c2t: sent by side 1, t2c: by side 2) is
 # lost: the first one and any copy within half a second (a responder may
 # send its answer twice at once); it is sent again later and the session
-# comes up.
+# comes up. Side 1 pings every 0.2 s until an answer comes, so packets
+# wait for the session while the lost message is resent: they must not
+# start a second handshake (side 1 makes one session).
 lost() {
 	local proto=$1 m=$2 dir=$3 t0 rc=0
 	fresh "$proto" "lose:$m:0.5" || return 1
+	nt_x 1 ping -q -c 1 -i 0.2 -w 15 "$NT_IN4_2" > /dev/null || rc=1
 	both_ways || rc=1
 	show_log
 	counters || return 1
