@@ -611,6 +611,28 @@ static bool noise_hs_want_answered(struct noise_peer *peer)
 	return answered;
 }
 
+/*
+ * We sent the final message of a handshake and the peer has not used the
+ * session yet: the final message is being resent (noise_hs_retransmit()),
+ * so the handshake is still in progress. A new one now would race it (and
+ * replace the session the peer is about to confirm).
+ */
+static bool noise_hs_final_pending(struct noise_peer *peer)
+{
+	struct noise_keypair *next;
+	bool pending;
+
+	if (!peer->last_sent_final_len ||
+	    peer->final_retries >= NOISE_HS_MAX_RETRANSMITS)
+		return false;
+	rcu_read_lock_bh();
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	pending = next && !READ_ONCE(next->confirmed) &&
+		  time_before64(get_jiffies_64(), next->birth + NOISE_REKEY_TIMEOUT);
+	rcu_read_unlock_bh();
+	return pending;
+}
+
 /* Start a handshake with @peer as initiator. */
 static void noise_hs_initiate(struct noise_peer *peer)
 {
@@ -621,6 +643,8 @@ static void noise_hs_initiate(struct noise_peer *peer)
 	    !READ_ONCE(peer->endpoint.addr.sa_family) || noise_hs_want_answered(peer))
 		return;
 	if (peer->hs && !time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))
+		return;
+	if (noise_hs_final_pending(peer))
 		return;
 	if (peer->last_sent_handshake &&
 	    !time_after(jiffies, peer->last_sent_handshake + NOISE_MIN_HS_INTERVAL))
@@ -660,6 +684,7 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 	struct noise_hs *nhs = peer->hs;
 	struct noise_keypair *next;
 	bool final, initiator = false;
+	u64 birth = 0;
 
 	if (nhs) {
 		if (!time_after_eq(jiffies, nhs->last_sent_at + NOISE_HS_RETRANSMIT))
@@ -682,19 +707,26 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 	rcu_read_lock_bh();
 	next = rcu_dereference_bh(peer->keypairs.next_kp);
 	final = next && !READ_ONCE(next->confirmed);
-	if (final)
+	if (final) {
 		initiator = next->initiator;
+		birth = next->birth;
+	}
 	rcu_read_unlock_bh();
 	/*
 	 * Only when the resend timer is due: the work also runs for other
 	 * reasons (the endpoint changed, a handshake is wanted), and then
 	 * the final message just sent would go out twice at once.
 	 */
-	if (final && peer->last_sent_final_len &&
-	    time_after_eq(jiffies, peer->final_sent_at + NOISE_HS_RETRANSMIT) &&
-	    peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
+	if (!final || !peer->last_sent_final_len ||
+	    !time_after_eq(jiffies, peer->final_sent_at + NOISE_HS_RETRANSMIT) ||
+	    peer->final_retries > NOISE_HS_MAX_RETRANSMITS)
+		return;
+	if (peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
 		noise_hs_send_final(peer, initiator);
 		noise_timers_hs_sent(peer);
+	} else if (time_after64(READ_ONCE(peer->hs_wanted), birth)) {
+		/* No answer to any copy: the wants that waited for it start anew. */
+		set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 	}
 }
 
