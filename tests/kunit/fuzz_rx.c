@@ -13,7 +13,7 @@
  *
  * Every packet fed has a reason it must be dropped for, computed from the
  * packet alone (fz_expect()); packets whose fate depends on more (a
- * replayed XX message 1 starts a new handshake) are not fed. Every 256
+ * replayed XX message 1 starts a new handshake) are not fed. Every 1024
  * packets the handshake and crypt workqueues are flushed and B's drop
  * counters must have grown by exactly the expected count per reason.
  *
@@ -57,7 +57,7 @@ u64 fz_seed(void)
 #define FZ_MAX_MSG	1600
 #define FZ_POOL		512		/* keepalives captured from A */
 #define FZ_MAX_IDX	64
-#define FZ_BATCH	256
+#define FZ_BATCH	1024
 #define FZ_PORT_A	51820
 #define FZ_PORT_B	51821
 #define FZ_UNDET	(NOISE_DROP_COUNT + 1)	/* fate not known: not fed */
