@@ -95,6 +95,7 @@ void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 	noise_stats_sum(peer ? peer->stats : nd->stats, out);
 	out->handshakes = atomic64_read(peer ? &peer->handshakes : &nd->handshakes);
 }
+EXPORT_SYMBOL_NS_GPL(noise_stats_read, NOISE_INTERNAL);
 
 static void noise_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *st)
 {

@@ -203,6 +203,10 @@ static inline struct noise_device *noise_netdev_priv(const struct net_device *de
 /* KUnit only (NOISE_INTERNAL). */
 struct noise_device *noise_device_create_test(const char *name);
 void noise_device_destroy_test(struct noise_device *nd);
+int noise_receive_test(struct noise_device *nd, struct sk_buff *skb);
+void noise_socket_set_test_tap(void (*tap)(struct noise_device *nd, struct sk_buff *skb));
+int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack);
+void *noise_nl_dump_test(struct noise_device *nd, size_t *len);
 
 /* Configuration (contracts/tunnel-api.md); conf_lock held. */
 int noise_device_set_protocol(struct noise_device *nd, const char *name,

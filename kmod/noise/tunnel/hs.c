@@ -789,6 +789,7 @@ void noise_hs_want(struct noise_peer *peer)
 	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 	noise_peer_queue_hs_work(peer);
 }
+EXPORT_SYMBOL_NS_GPL(noise_hs_want, NOISE_INTERNAL);
 
 /* Context: process, hs_lock held. */
 void noise_hs_clear_peer(struct noise_peer *peer)

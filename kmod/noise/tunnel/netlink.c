@@ -957,6 +957,99 @@ wipe:
 	return err;
 }
 
+/**
+ * noise_nl_set_test() - KUnit only: a SET_DEVICE request as genetlink runs it.
+ * @skb: one netlink message (nlmsghdr, genlmsghdr, attributes) in init_net.
+ * @extack: the reply's extended ack.
+ *
+ * The checks genetlink makes before the doit of a command without a policy
+ * (message and header lengths), then the doit.
+ * Context: process.
+ * Return: the doit's result.
+ */
+int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(skb);
+	struct genl_info info = {};
+
+	if (skb->len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+	    nlh->nlmsg_len > skb->len || nlh->nlmsg_len < nlmsg_msg_size(GENL_HDRLEN))
+		return -EINVAL;
+	info.snd_seq = nlh->nlmsg_seq;
+	info.family = &noise_genl_family;
+	info.nlhdr = nlh;
+	info.genlhdr = nlmsg_data(nlh);
+	info.extack = extack;
+	genl_info_net_set(&info, &init_net);
+	return noise_nl_set_doit(skb, &info);
+}
+EXPORT_SYMBOL_NS_GPL(noise_nl_set_test, NOISE_INTERNAL);
+
+/**
+ * noise_nl_dump_test() - KUnit only: a device's whole GET_DEVICE dump.
+ * @nd: the device.
+ * @len: out: the length of the result.
+ *
+ * Every message of the dump, concatenated, made by the dumpit itself.
+ * Context: process.
+ * Return: kvmalloc'ed bytes (kvfree them), or NULL.
+ */
+void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
+{
+	struct netlink_callback *cb = kzalloc(sizeof(*cb), GFP_KERNEL);
+	struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN };
+	struct sk_buff *skb = NULL, *in = NULL;
+	size_t size = 0, cap = 0;
+	u8 *out = NULL, *bigger;
+	int ret;
+
+	in = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!cb || !in)
+		goto fail;
+	cb->skb = in;
+	cb->nlh = &req;
+	dev_hold(nd->dev);
+	noise_dump_ctx(cb)->nd = nd;
+	for (;;) {
+		skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+		if (!skb)
+			goto fail_dump;
+		ret = noise_nl_get_dumpit(skb, cb);
+		if (ret < 0)
+			goto fail_dump;
+		if (!ret)
+			break;
+		if (size + skb->len > cap) {
+			cap = 2 * (size + skb->len);
+			bigger = kvmalloc(cap, GFP_KERNEL);
+			if (!bigger)
+				goto fail_dump;
+			if (size)
+				memcpy(bigger, out, size);
+			kvfree(out);
+			out = bigger;
+		}
+		memcpy(out + size, skb->data, skb->len);
+		size += skb->len;
+		kfree_skb(skb);
+	}
+	kfree_skb(skb);
+	noise_nl_get_done(cb);
+	kfree_skb(in);
+	kfree(cb);
+	*len = size;
+	return out ?: kvmalloc(1, GFP_KERNEL);
+fail_dump:
+	kfree_skb(skb);
+	noise_nl_get_done(cb);
+fail:
+	kvfree(out);
+	kfree_skb(in);
+	kfree(cb);
+	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test, NOISE_INTERNAL);
+
 /* Events */
 
 static void noise_nl_notify(struct noise_peer *peer, u8 cmd)

@@ -459,6 +459,7 @@ int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
 	noise_peer_update_endpoint(peer, &ep);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(noise_peer_set_endpoint, NOISE_INTERNAL);
 
 void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *out)
 {

@@ -321,17 +321,9 @@ drop:
 	kfree_skb(skb);
 }
 
-/**
- * noise_receive() - encap_rcv of the device's UDP sockets.
- * @sk: the socket (sk_user_data: the device).
- * @skb: the datagram, data at the UDP header.
- *
- * Context: softirq.
- * Return: 0 (consumed).
- */
-int noise_receive(struct sock *sk, struct sk_buff *skb)
+/* A datagram for @nd (data at the UDP header). Context: softirq. */
+static int noise_receive_nd(struct noise_device *nd, struct sk_buff *skb)
 {
-	struct noise_device *nd = rcu_dereference_sk_user_data(sk);
 	struct noise_identity *id;
 	enum noise_drop why;
 	u8 type = 0;
@@ -373,6 +365,42 @@ int noise_receive(struct sock *sk, struct sk_buff *skb)
 	kfree_skb(skb);
 	return 0;
 }
+
+/**
+ * noise_receive() - encap_rcv of the device's UDP sockets.
+ * @sk: the socket (sk_user_data: the device).
+ * @skb: the datagram, data at the UDP header.
+ *
+ * Context: softirq.
+ * Return: 0 (consumed).
+ */
+int noise_receive(struct sock *sk, struct sk_buff *skb)
+{
+	return noise_receive_nd(rcu_dereference_sk_user_data(sk), skb);
+}
+
+/**
+ * noise_receive_test() - KUnit only: a datagram into @nd's receive path.
+ * @nd: the device.
+ * @skb: as the UDP socket hands it over: network and transport headers
+ *	set, data at the UDP header, skb->protocol the outer family.
+ *
+ * Runs what encap_rcv runs, in the same context (BH off, RCU read side).
+ * Context: process.
+ * Return: 0 (consumed).
+ */
+int noise_receive_test(struct noise_device *nd, struct sk_buff *skb)
+{
+	int ret;
+
+	local_bh_disable();
+	rcu_read_lock();
+	ret = noise_receive_nd(nd, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(noise_receive_test, NOISE_INTERNAL);
 
 /* Decrypt in place; the header is the associated data. Never sleeps. */
 int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,

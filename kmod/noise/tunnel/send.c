@@ -288,6 +288,7 @@ void noise_send_keepalive(struct noise_peer *peer)
 send:
 	noise_send_staged(peer);
 }
+EXPORT_SYMBOL_NS_GPL(noise_send_keepalive, NOISE_INTERNAL);
 
 static int noise_dst_of(struct sk_buff *skb, int *family, const void **addr)
 {

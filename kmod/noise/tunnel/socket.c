@@ -128,12 +128,40 @@ static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
 }
 #endif
 
+/* KUnit only: when set, every message sent goes to it (it owns the skb). */
+static void (*noise_test_tap)(struct noise_device *nd, struct sk_buff *skb);
+
+/**
+ * noise_socket_set_test_tap() - KUnit only: capture what devices send.
+ * @tap: called (any context) with each message instead of sending it, and
+ *	owns the skb; NULL: send again. Clearing waits for running taps.
+ *
+ * Context: process.
+ */
+void noise_socket_set_test_tap(void (*tap)(struct noise_device *nd, struct sk_buff *skb))
+{
+	WRITE_ONCE(noise_test_tap, tap);
+	if (!tap)
+		synchronize_net();
+}
+EXPORT_SYMBOL_NS_GPL(noise_socket_set_test_tap, NOISE_INTERNAL);
+
 static int noise_send_ep(struct noise_device *nd, struct sk_buff *skb,
 			 struct noise_endpoint *ep, struct dst_cache *cache)
 {
+	void (*tap)(struct noise_device *nd, struct sk_buff *skb);
+
 	skb_mark_not_on_list(skb);
 	skb->dev = nd->dev;
 	skb->mark = nd->fwmark;
+	rcu_read_lock();
+	tap = READ_ONCE(noise_test_tap);
+	if (unlikely(tap)) {
+		tap(nd, skb);
+		rcu_read_unlock();
+		return 0;
+	}
+	rcu_read_unlock();
 	if (ep->addr.sa_family == AF_INET)
 		return noise_send4(nd, skb, ep, cache);
 	if (ep->addr.sa_family == AF_INET6)
