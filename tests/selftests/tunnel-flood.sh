@@ -32,11 +32,10 @@ FLOOD_MAX=${FLOOD_MAX:-60000}
 STATS="handshakes drop_handshake drop_mac1 drop_cookie drop_ratelimit drop_hs_queue mac2_accepted"
 
 # stats_save FILE: side 2's device counters of $STATS, "key value" lines
+# (one noisectl call: each costs seconds in a loaded debug guest)
 stats_save() {
-	local k
-	for k in $STATS; do
-		echo "$k $(nt_dev_stat 2 "$k")"
-	done > "$1"
+	nt_json 2 --arg ks "$STATS" '.stats as $s | $ks | split(" ")[] | "\(.) \($s[.])"' > "$1" &&
+	[ "$(wc -l < "$1")" = "$(echo $STATS | wc -w)" ]
 }
 
 # delta KEY: counter KEY, after minus before

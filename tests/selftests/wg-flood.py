@@ -11,6 +11,9 @@
 #       MAX of them), from address SRC: each costs the receiver a DH, so its handshake queue fills and it goes "under
 #       load" (1/8 of 4096 queued); prints "# flooding" when it starts,
 #       "# sent=N seconds=S" at the end (also when killed with SIGTERM)
+#   wg-flood.py msgs PUBKEY FILE
+#       writes 1024 such initiations (148 bytes each) to FILE, for
+#       udpflood (sendmmsg: far faster than this loop in UML)
 #   wg-flood.py flood-native ADDR PORT PUBKEY SECONDS SRC MAX
 #       the same with our framing's message 1 of
 #       Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s (152 bytes: header, sender
@@ -30,13 +33,14 @@ import sys
 import time
 
 
-def flood(addr, port, pub, seconds, src, native=False, most=1 << 62):
+def make(pub, native=False, count=64):
+    """count different initiations with a valid mac1 for the responder
+    whose public key is pub (each costs it a DH all the same: it fails
+    after the first one)."""
     label = b'noise-tunnel mac1' if native else b'mac1----'
     key = hashlib.blake2s(label + base64.b64decode(pub)).digest()
-    # 64 different messages made first: the loop only sends (each one
-    # costs the receiver a DH all the same: it fails after the first one).
     msgs = []
-    for i in range(64):
+    for i in range(count):
         if native:
             body = struct.pack('<BBBBII', 1, 1, 1, 0, i, 0)
         else:
@@ -44,6 +48,11 @@ def flood(addr, port, pub, seconds, src, native=False, most=1 << 62):
         body += os.urandom(108)
         mac1 = hashlib.blake2s(body, key=key, digest_size=16).digest()
         msgs.append(body + mac1 + bytes(16))
+    return msgs
+
+
+def flood(addr, port, pub, seconds, src, native=False, most=1 << 62):
+    msgs = make(pub, native)
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind((src, 0))
     stopped = []
@@ -67,6 +76,9 @@ def main(argv):
     if len(argv) in (7, 8) and argv[1] == 'flood':
         flood(argv[2], int(argv[3]), argv[4], float(argv[5]), argv[6],
               most=int(argv[7]) if len(argv) == 8 else 1 << 62)
+    elif len(argv) == 4 and argv[1] == 'msgs':
+        with open(argv[3], 'wb') as f:
+            f.write(b''.join(make(argv[2], count=1024)))
     elif len(argv) == 8 and argv[1] == 'flood-native':
         flood(argv[2], int(argv[3]), argv[4], float(argv[5]), argv[6],
               native=True, most=int(argv[7]))
