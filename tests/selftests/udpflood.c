@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,12 @@
 
 #define BATCH 64
 
-static volatile sig_atomic_t stop;
+static atomic_int stop;	/* lock-free: safe to set in a handler */
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
+	atomic_store(&stop, 1);
 }
 
 static double now(void)
@@ -45,8 +46,8 @@ static int read_msgs(const char *path, size_t len, unsigned char **out, size_t *
 
 	if (!f)
 		return -1;
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) <= 0 || size % len ||
-	    fseek(f, 0, SEEK_SET)) {
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size <= 0 || size % len || fseek(f, 0, SEEK_SET)) {
 		fclose(f);
 		return -1;
 	}
@@ -109,7 +110,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	start = now();
 	end = start + atof(argv[5]);
-	while (!stop && now() < end) {
+	while (!atomic_load(&stop) && now() < end) {
 		for (i = 0; i < BATCH; i++) {
 			iov[i].iov_base = msgs + len * next;
 			next = (next + 1) % count;
