@@ -41,6 +41,22 @@ start_flood() {
 	done
 }
 
+# stop_flood OUT: the flooders of start_flood (output OUT.<i>) stopped:
+# SIGTERM (each then prints what it sent), SIGKILL for those that did not
+# say so within 3 s; waited for.
+stop_flood() {
+	local i n
+	kill "${flood[@]}" 2> /dev/null
+	for ((i = 0; i < 30; i++)); do
+		n=$(cat "$1".*.out 2> /dev/null | grep -c '^# sent=')
+		[ "$n" -ge "${#flood[@]}" ] && break
+		sleep 0.1
+	done
+	[ "$n" -ge "${#flood[@]}" ] || kill -9 "${flood[@]}" 2> /dev/null
+	wait "${flood[@]}" 2> /dev/null
+	echo "flooders stopped: $n of ${#flood[@]} by SIGTERM"
+}
+
 # WireGuard under load answers our initiation with a cookie reply; we
 # honour it.
 wg_cookie() {
@@ -62,8 +78,7 @@ wg_cookie() {
 	done
 	echo "handshakes tried: $((try < 10 ? try + 1 : try)); last ping status $rc;" \
 		"cookie replies taken $cr, handshake messages with mac2 $m2"
-	kill "${flood[@]}" 2> /dev/null
-	wait "${flood[@]}"
+	stop_flood "$st_tmp/flood"
 	cat "$st_tmp"/flood.*.out
 	nt_ctl 1 show "$NT_DEV"
 	[ $rc = 0 ] || return 1
