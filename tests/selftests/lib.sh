@@ -125,6 +125,10 @@ st_run() {
 		ktap_print_msg "time: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')"
 	if [ $rc = 0 ]; then
 		ktap_test_pass "$name"
+	elif [ $rc = "$ST_SKIPPED" ]; then
+		sed 's/^/# /' "$out"
+		ktap_print_msg "$(tail -n 1 "$out")"
+		ktap_test_skip "$name"
 	else
 		sed 's/^/# /' "$out"
 		ktap_print_msg "exit status $rc: $*"
@@ -177,6 +181,15 @@ st_need() {
 		exit "$KSFT_FAIL"
 	fi
 	st_skip_all "missing: ${missing[*]}"
+}
+
+# st_skip_case REASON: inside a case function, `st_skip_case ... || return`:
+# the case is reported skipped, REASON (one line) saying why. Only for what
+# the machine decides (a condition a test cannot force), never for a bug.
+ST_SKIPPED=75
+st_skip_case() {
+	echo "$*"
+	return "$ST_SKIPPED"
 }
 
 # st_fail MESSAGE: print why, return 1 (inside a case function).

@@ -110,6 +110,18 @@ static void print_drops(const struct noise_stats *st)
 		putchar('\n');
 }
 
+/* Cookie events (only when there are any): replies taken, MAC2s. */
+static void print_cookies(const struct noise_stats *st)
+{
+	u64 r = st->v[NOISE_A_STATS_COOKIE_REPLIES];
+	u64 s = st->v[NOISE_A_STATS_MAC2_SENT];
+	u64 a = st->v[NOISE_A_STATS_MAC2_ACCEPTED];
+
+	if (r || s || a)
+		printf("  cookies: %llu replies taken, mac2 sent %llu, accepted %llu\n",
+		       r, s, a);
+}
+
 static void show_pretty(const struct noise_device *dev)
 {
 	size_t i, j;
@@ -127,6 +139,7 @@ static void show_pretty(const struct noise_device *dev)
 	if (dev->fwmark)
 		printf("  fwmark: 0x%x\n", dev->fwmark);
 	print_drops(&dev->stats);
+	print_cookies(&dev->stats);
 	for (i = 0; i < dev->n_peers; i++) {
 		const struct noise_peer *p = &dev->peers[i];
 
@@ -155,6 +168,7 @@ static void show_pretty(const struct noise_device *dev)
 			printf("  persistent keepalive: every %u second%s\n",
 			       p->keepalive, p->keepalive == 1 ? "" : "s");
 		print_drops(&p->stats);
+		print_cookies(&p->stats);
 	}
 }
 

@@ -188,6 +188,13 @@ enum noise_stats_attr {
 	NOISE_A_STATS_DROP_RATELIMIT,
 	/* the handshake queue is full */
 	NOISE_A_STATS_DROP_HS_QUEUE,
+	/* Cookie events (Documentation/cookies.rst). */
+	/* cookie replies received, authenticated and taken (peer: from it) */
+	NOISE_A_STATS_COOKIE_REPLIES,
+	/* handshake messages sent with a MAC2 (a cookie was held) */
+	NOISE_A_STATS_MAC2_SENT,
+	/* handshake messages received under load with a valid MAC2 (device) */
+	NOISE_A_STATS_MAC2_ACCEPTED,
 	__NOISE_A_STATS_MAX
 };
 

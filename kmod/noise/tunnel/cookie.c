@@ -311,25 +311,28 @@ void noise_cookie_maker_uninit(struct noise_cookie_maker *m)
 	spin_unlock_bh(&m->lock);
 }
 
-void noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
+bool noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
 			   size_t mac_off)
 {
 	u8 *mac1 = msg + mac_off, *mac2 = mac1 + NOISE_COOKIE_MAC_LEN;
 	u64 now = maker_now(m);
+	bool with_mac2;
 
 	blake2s(mac1, msg, m->mac1_key, NOISE_COOKIE_MAC_LEN, mac_off,
 		NOISE_COOKIE_KEY_LEN);
 	spin_lock_bh(&m->lock);
 	memcpy(m->last_mac1, mac1, NOISE_COOKIE_MAC_LEN);
 	m->have_sent_mac1 = true;
-	if (m->cookie_valid &&
-	    (s64)(now - m->cookie_birth) <
-	    NOISE_COOKIE_SECRET_MAX_AGE - NOISE_COOKIE_LATENCY)
+	with_mac2 = m->cookie_valid &&
+		    (s64)(now - m->cookie_birth) <
+		    NOISE_COOKIE_SECRET_MAX_AGE - NOISE_COOKIE_LATENCY;
+	if (with_mac2)
 		blake2s(mac2, msg, m->cookie, NOISE_COOKIE_MAC_LEN,
 			mac_off + NOISE_COOKIE_MAC_LEN, NOISE_COOKIE_LEN);
 	else
 		memset(mac2, 0, NOISE_COOKIE_MAC_LEN);
 	spin_unlock_bh(&m->lock);
+	return with_mac2;
 }
 
 int noise_cookie_reply_consume(struct noise_cookie_maker *m,
@@ -451,7 +454,9 @@ noise_cookie_admit(struct noise_cookie_checker *c, struct noise_ratelimiter *rl,
 	case NOISE_COOKIE_VALID_MAC2:
 		break;
 	}
-	if (under_load && !noise_ratelimiter_allow(rl, src, net))
+	if (!under_load)
+		return NOISE_ADMIT_OK;
+	if (!noise_ratelimiter_allow(rl, src, net))
 		return NOISE_ADMIT_RATELIMITED;
-	return NOISE_ADMIT_OK;
+	return NOISE_ADMIT_OK_MAC2;
 }

@@ -97,7 +97,7 @@ void noise_cookie_maker_init(struct noise_cookie_maker *m,
 			     const char *label_cookie,
 			     const u8 *peer_pub, size_t pub_len);
 void noise_cookie_maker_uninit(struct noise_cookie_maker *m);
-void noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
+bool noise_cookie_add_macs(struct noise_cookie_maker *m, u8 *msg,
 			   size_t mac_off);
 int noise_cookie_reply_consume(struct noise_cookie_maker *m,
 			       const u8 nonce[NOISE_COOKIE_NONCE_LEN],
@@ -112,6 +112,7 @@ void noise_cookie_checker_add_mac1(struct noise_cookie_checker *c, u8 *msg,
 /* What the receive path does with a handshake message (noise_cookie_admit). */
 enum noise_cookie_admission {
 	NOISE_ADMIT_OK,			/* on to the handshake (DH) */
+	NOISE_ADMIT_OK_MAC2,		/* the same, under load with a valid mac2 */
 	NOISE_ADMIT_BAD_MAC1,		/* drop, count */
 	NOISE_ADMIT_SEND_COOKIE,	/* under load, no valid mac2: reply */
 	NOISE_ADMIT_RATELIMITED,	/* under load, source over its rate */

@@ -53,6 +53,15 @@ void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		noise_pcpu_drop(peer->stats, why);
 }
 
+/* Context: any. */
+void noise_count_cookie(struct noise_device *nd, struct noise_peer *peer,
+			enum noise_cookie_event ev)
+{
+	atomic64_inc(&nd->cookie_events[ev]);
+	if (peer)
+		atomic64_inc(&peer->cookie_events[ev]);
+}
+
 static void noise_stats_sum(struct noise_pcpu_stats __percpu *st, struct noise_stats *out)
 {
 	unsigned int start, i;
@@ -91,9 +100,14 @@ static void noise_stats_sum(struct noise_pcpu_stats __percpu *st, struct noise_s
 void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 		      struct noise_stats *out)
 {
+	atomic64_t *ce = peer ? peer->cookie_events : nd->cookie_events;
+	unsigned int i;
+
 	memset(out, 0, sizeof(*out));
 	noise_stats_sum(peer ? peer->stats : nd->stats, out);
 	out->handshakes = atomic64_read(peer ? &peer->handshakes : &nd->handshakes);
+	for (i = 0; i < NOISE_CE_COUNT; i++)
+		out->cookie[i] = atomic64_read(&ce[i]);
 }
 EXPORT_SYMBOL_NS_GPL(noise_stats_read, NOISE_INTERNAL);
 

@@ -53,6 +53,14 @@ enum noise_drop {
 	NOISE_DROP_COUNT
 };
 
+/* Cookie events, one per NOISE_A_STATS_COOKIE_REPLIES... in that order. */
+enum noise_cookie_event {
+	NOISE_CE_REPLY,		/* a cookie reply taken */
+	NOISE_CE_MAC2_SENT,	/* a handshake message sent with MAC2 */
+	NOISE_CE_MAC2_OK,	/* under load, a valid MAC2 received */
+	NOISE_CE_COUNT
+};
+
 /* noise_msg_check(): the message may go on. */
 #define NOISE_MSG_OK	NOISE_DROP_COUNT
 
@@ -67,6 +75,7 @@ struct noise_pcpu_stats {
 struct noise_stats {
 	u64 rx_bytes, rx_packets, tx_bytes, tx_packets, handshakes;
 	u64 drops[NOISE_DROP_COUNT];
+	u64 cookie[NOISE_CE_COUNT];
 };
 
 /*
@@ -157,7 +166,8 @@ struct noise_index_table {
  *	round robin.
  * @hs_wq: the handshake workqueue (ordered per device).
  * @gro: GRO cells for decrypted packets.
- * @stats: per-CPU device counters; @handshakes, handshakes completed.
+ * @stats: per-CPU device counters; @handshakes, handshakes completed;
+ *	@cookie_events, enum noise_cookie_event (rare: atomics).
  * @ratelimiter: handshakes per source under load (Documentation/cookies.rst).
  * @last_under_load: jiffies when the handshake queue was last found busy
  *	(under load for one second after, as WireGuard).
@@ -190,6 +200,7 @@ struct noise_device {
 	struct gro_cells gro;
 	struct noise_pcpu_stats __percpu *stats;
 	atomic64_t handshakes;
+	atomic64_t cookie_events[NOISE_CE_COUNT];
 	struct noise_ratelimiter ratelimiter;
 	unsigned long last_under_load;
 	struct list_head dev_list;
@@ -222,6 +233,8 @@ void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
 u32 noise_device_fwmark(struct noise_device *nd);
 
 /* Count a drop on the device (and on @peer if not NULL); any context. */
+void noise_count_cookie(struct noise_device *nd, struct noise_peer *peer,
+			enum noise_cookie_event ev);
 void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		      enum noise_drop why);
 enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,

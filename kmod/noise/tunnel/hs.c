@@ -45,8 +45,8 @@ static void noise_hs_macs(struct noise_device *nd, struct noise_peer *peer,
 		if (peer)
 			f->hs_remac(peer, msg, len);
 	} else if (initiator) {
-		if (peer)
-			noise_cookie_add_macs(&peer->cookie, msg, mac_off);
+		if (peer && noise_cookie_add_macs(&peer->cookie, msg, mac_off))
+			noise_count_cookie(nd, peer, NOISE_CE_MAC2_SENT);
 	} else {
 		noise_cookie_checker_add_mac1(&id->cookie, msg, mac_off);
 	}

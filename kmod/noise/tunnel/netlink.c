@@ -173,6 +173,9 @@ static int noise_put_stats(struct sk_buff *skb, int type,
 	for (i = 0; i < NOISE_DROP_COUNT; i++)
 		if (noise_put_u64(skb, NOISE_A_STATS_DROP_BAD_TYPE + i, st->drops[i]))
 			goto cancel;
+	for (i = 0; i < NOISE_CE_COUNT; i++)
+		if (noise_put_u64(skb, NOISE_A_STATS_COOKIE_REPLIES + i, st->cookie[i]))
+			goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 cancel:

@@ -152,7 +152,8 @@ struct noise_hs {
  *	retries stop REKEY_ATTEMPT_TIME after it (Documentation/timers.rst).
  * @timer_*: timers.c.
  * @allowedips: the entries of this peer in dev->aips (allowedips.h).
- * @stats: per-CPU counters; @handshakes; @last_handshake (ns realtime).
+ * @stats: per-CPU counters; @handshakes; @cookie_events (enum
+ *	noise_cookie_event); @last_handshake (ns realtime).
  * @internal_id: a number for log messages.
  */
 struct noise_peer {
@@ -194,6 +195,7 @@ struct noise_peer {
 	struct list_head allowedips;
 	struct noise_pcpu_stats __percpu *stats;
 	atomic64_t handshakes;
+	atomic64_t cookie_events[NOISE_CE_COUNT];
 	atomic64_t last_handshake;
 	struct list_head list;			/* dev->peer_list */
 	struct list_head dead_list;		/* noise_peer_remove_all() */

@@ -181,6 +181,9 @@ static enum noise_drop noise_rx_admit(struct noise_device *nd, struct noise_iden
 				   &ep.addr, nd->net, under_load)) {
 	case NOISE_ADMIT_OK:
 		return NOISE_MSG_OK;
+	case NOISE_ADMIT_OK_MAC2:
+		noise_count_cookie(nd, NULL, NOISE_CE_MAC2_OK);
+		return NOISE_MSG_OK;
 	case NOISE_ADMIT_BAD_MAC1:
 		return NOISE_DROP_MAC1;
 	case NOISE_ADMIT_SEND_COOKIE:
@@ -271,6 +274,8 @@ static void noise_rx_cookie_reply(struct noise_device *nd, struct sk_buff *skb)
 	if (err)
 		noise_count_drop(nd, peer, err == -EBADMSG ? NOISE_DROP_AUTH :
 				 NOISE_DROP_HANDSHAKE);
+	else
+		noise_count_cookie(nd, peer, NOISE_CE_REPLY);
 	noise_peer_put(peer);
 	consume_skb(skb);
 }

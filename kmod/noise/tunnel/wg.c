@@ -97,6 +97,13 @@ static void noise_wg_cookie_header(u8 hdr[4])
  * room for the MACs): WireGuard's layout, then mac1 (the peer's static
  * key) and mac2 (its cookie, if it gave us one within 115 s; else zero).
  */
+/* Both MACs of a message to @peer (mac2 when we hold its cookie). */
+static void noise_wg_macs(struct noise_peer *peer, u8 *msg, unsigned int len)
+{
+	if (noise_cookie_add_macs(&peer->cookie, msg, len - 2 * NOISE_MAC_LEN))
+		noise_count_cookie(peer->nd, peer, NOISE_CE_MAC2_SENT);
+}
+
 static unsigned int noise_wg_hs_seal(struct noise_peer *peer, u8 *msg, unsigned int len)
 {
 	u8 msgno = ((struct noise_msg_header *)msg)->msgno;
@@ -109,14 +116,14 @@ static unsigned int noise_wg_hs_seal(struct noise_peer *peer, u8 *msg, unsigned 
 	} else {
 		put_unaligned_le32(NOISE_WG_MSG_RESPONSE, msg);
 	}
-	noise_cookie_add_macs(&peer->cookie, msg, len - 2 * NOISE_MAC_LEN);
+	noise_wg_macs(peer, msg, len);
 	return len;
 }
 
 /* A retransmission: the MACs again (mac2 with a cookie received since). */
 static void noise_wg_hs_remac(struct noise_peer *peer, u8 *msg, unsigned int len)
 {
-	noise_cookie_add_macs(&peer->cookie, msg, len - 2 * NOISE_MAC_LEN);
+	noise_wg_macs(peer, msg, len);
 }
 
 static void noise_wg_data_header(u8 hdr[4])
