@@ -35,8 +35,10 @@
 #       starts anew and the relay prints "# rules N" (N: the how manieth
 #       set). One line per datagram: "SECONDS fwd|drop|dup|replay c2t|t2c
 #       TYPE.MSGNO LEN" (seconds since it started; type 1 handshake, 3
-#       transport); "# ready" once it listens; it stops once $UDP_STOP
-#       exists.
+#       transport), and " idx=SENDER" (hex) for handshake messages;
+#       WireGuard's messages (a little-endian type word) are named as ours:
+#       initiation 1.1, response 1.2, cookie reply 2.0, data 3.0; "# ready"
+#       once it listens; it stops once $UDP_STOP exists.
 
 import binascii
 import os
@@ -102,6 +104,19 @@ def hostport(text):
     return fam, (host, int(port))
 
 
+WG_KINDS = {1: (1, 1), 2: (1, 2), 3: (2, 0), 4: (3, 0)}
+
+
+def msg_kind(data):
+    """(type, message number) of a datagram, ours or WireGuard's (a
+    little-endian type word 1..4: its bytes 1..3 are zero, where ours
+    carry the version)."""
+    if len(data) >= 4 and data[1:4] == b'\0\0\0' and data[0] in WG_KINDS:
+        return WG_KINDS[data[0]]
+    mtype = data[0] if data else 0
+    return mtype, (data[2] if len(data) > 2 and mtype == 1 else 0)
+
+
 def relay(listen, target, rules):
     """The relay of 'udp.py relay' (see the top)."""
     stop = os.environ.get('UDP_STOP')
@@ -148,8 +163,7 @@ def relay(listen, target, rules):
             way, dest = 't2c', client
         else:
             way, dest, client = 'c2t', taddr, addr
-        mtype = data[0] if data else 0
-        msgno = data[2] if len(data) > 2 and mtype == 1 else 0
+        mtype, msgno = msg_kind(data)
         act = 'fwd'
         if mtype == 1:
             seen[msgno] = seen.get(msgno, 0) + 1
@@ -160,8 +174,11 @@ def relay(listen, target, rules):
                     act = 'drop'
             if msgno == 1 and way == 'c2t' and first1 is None and act != 'drop':
                 first1 = data
-        print('%.2f %s %s %d.%d %d' % (time.time() - t0, act, way, mtype, msgno, len(data)),
-              flush=True)
+        idx = ''
+        if mtype == 1 and len(data) >= 8:
+            idx = ' idx=%08x' % struct.unpack_from('<I', data, 4)[0]
+        print('%.2f %s %s %d.%d %d%s' % (time.time() - t0, act, way, mtype, msgno,
+                                          len(data), idx), flush=True)
         if act == 'drop' or dest is None:
             continue
         s.sendto(data, dest)

@@ -16,7 +16,7 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 [ -c /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; } ||
 	st_skip_all "no /dev/net/tun"
 
-st_plan 26
+st_plan 27
 st_must "namespaces" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "module loads" noise_load
 st_defer "rmmod noise"

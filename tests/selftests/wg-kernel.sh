@@ -17,7 +17,7 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 ip link add wgprobe0 type wireguard 2> /dev/null || st_skip_all "no WireGuard in this kernel"
 ip link del wgprobe0
 
-st_plan 29
+st_plan 30
 st_must "namespaces" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "module loads" noise_load
 st_defer "rmmod noise"

@@ -164,6 +164,8 @@ wg_interop() {
 	st_run "$n: wg show counts our bytes" wg_their_rx 100000
 	st_run "$n: our counters have no drops" wg_no_drops
 	wg_rekey_case "$n"
+	st_run_v "$n: its response lost once: our retry is a new initiation, answered" \
+		wg_lost_response
 	st_must "$n: sessions forgotten" wg_reset
 	st_run "$n: WireGuard initiates, ping" nt_ping_first 2 "$NT_IN4_1"
 	st_run "$n: ping both ways after their handshake" wg_ping_both
@@ -238,6 +240,43 @@ wg_nothing_through() {
 	echo "our $1: $before -> $after"
 	nt_ctl 1 show "$NT_DEV" --json | jq -c .stats
 	st_ge "our $1 grew by" "$((after - before))" 1
+}
+
+# wg_lost_response: WireGuard's response to our first initiation is lost
+# (a udp.py relay in WireGuard's namespace drops every response within
+# 0.5 s of the first). WireGuard refuses an initiation whose timestamp it
+# has seen, so our retransmission must be a new initiation (a new sender
+# index): the first one after the loss is answered and the session comes
+# up. (Resending the same bytes would be refused until our fifth try.)
+wg_lost_response() {
+	local log=$st_tmp/relay-wg.log relay=10.99.0.2:51950 pid rc=0 l
+	local inits=() answered=""
+	rm -f "$log" "$log.stop"
+	UDP_STOP=$log.stop ip netns exec "$NT_NS2" python3 "$st_here/udp.py" relay \
+		"$relay" "10.99.0.2:$NT_PORT2" lose:2:0.5 > "$log" 2>&1 &
+	pid=$!
+	st_defer "kill $pid"
+	st_wait_ready "$log" || return 1
+	sed "s/^Endpoint = .*/Endpoint = $relay/" "$st_tmp/ours.conf" > "$st_tmp/ours-relay.conf"
+	nt_ctl 1 set "$NT_DEV" peer "$WG_PUB2" remove &&
+	nt_x 2 wg set "$WG_IF" peer "$WG_PUB1" remove &&
+	nt_ctl 1 setconf "$NT_DEV" "$st_tmp/ours-relay.conf" &&
+	nt_x 2 wg setconf "$WG_IF" "$st_tmp/theirs.conf" || return 1
+	nt_ping_first 1 "$NT_IN4_2" > /dev/null || rc=1
+	touch "$log.stop"
+	wait "$pid"
+	grep -v ' 3\.0 ' "$log"
+	[ $rc = 0 ] || { echo "no ping through the relay"; return 1; }
+	while IFS= read -r l; do
+		case "$l" in
+		*" c2t 1.1 "*) [ -n "$answered" ] || inits+=("${l##*idx=}") ;;
+		*" fwd t2c 1.2 "*) answered=1 ;;
+		esac
+	done < "$log"
+	grep -q ' drop t2c 1.2 ' "$log" || st_fail "no response was dropped" || return 1
+	st_eq "our initiations until the first response passed" "${#inits[@]}" 2 &&
+	[ "${inits[0]}" != "${inits[1]}" ] ||
+		st_fail "the retry reused sender index ${inits[0]}"
 }
 
 # wg_roam_theirs: WireGuard moves to another port; we follow it from its

@@ -678,6 +678,34 @@ static void noise_hs_give_up(struct noise_peer *peer)
 	noise_timers_hs_given_up(peer);
 }
 
+/*
+ * Our message 1 again for a framing whose responders refuse a timestamp
+ * they saw (framing->fresh_retry): a new initiation (new index, ephemeral
+ * key and timestamp) that keeps the old one's start and retry count, so
+ * the retry limits and REKEY_TIMEOUT run on as for a resend.
+ */
+static bool noise_hs_initiate_again(struct noise_peer *peer, struct noise_hs *old)
+{
+	const struct noise_framing_ops *f = noise_hs_ident(peer->nd)->proto.framing;
+	struct noise_hs *nhs;
+
+	if (!f || !f->fresh_retry || old->role != NOISE_INITIATOR || old->next_msgno != 2)
+		return false;
+	nhs = noise_hs_new(peer->nd, peer, NOISE_INITIATOR);
+	if (!nhs)
+		return false;
+	if (noise_hs_write(nhs)) {
+		noise_hs_free(nhs);
+		return false;
+	}
+	nhs->started = old->started;
+	nhs->retries = old->retries;
+	peer->hs = nhs;
+	noise_hs_free(old);
+	noise_hs_send_last(nhs);
+	return true;
+}
+
 /* Retransmission of the last message, or of an unconfirmed final one. */
 static void noise_hs_retransmit(struct noise_peer *peer)
 {
@@ -690,7 +718,8 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 		if (!time_after_eq(jiffies, nhs->last_sent_at + NOISE_HS_RETRANSMIT))
 			return;
 		if (nhs->retries++ < NOISE_HS_MAX_RETRANSMITS) {
-			noise_hs_send_last(nhs);
+			if (!noise_hs_initiate_again(peer, nhs))
+				noise_hs_send_last(nhs);
 			return;
 		}
 		peer->hs = NULL;

@@ -144,6 +144,7 @@ const struct noise_framing_ops noise_wg_framing = {
 	.hs_remac = noise_wg_hs_remac,
 	.data_header = noise_wg_data_header,
 	.data_ad = false,
+	.fresh_retry = true,
 };
 EXPORT_SYMBOL_NS_GPL(noise_wg_framing, NOISE_INTERNAL);
 

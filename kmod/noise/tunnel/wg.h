@@ -100,6 +100,9 @@ static_assert(sizeof(struct noise_wg_data) == NOISE_WG_DATA_HEADER_LEN);
  * @hs_remac: the MACs of a wire message again, before it is resent.
  * @data_header: the first four bytes of a transport header.
  * @data_ad: the transport header is the AEAD's associated data.
+ * @fresh_retry: a retransmitted initiation must be a new one (new
+ *	ephemeral key, new timestamp): the peer refuses a timestamp it saw
+ *	(WireGuard). Ours resend the same bytes and answer a duplicate.
  */
 struct noise_framing_ops {
 	const char *profile;
@@ -114,6 +117,7 @@ struct noise_framing_ops {
 	void (*hs_remac)(struct noise_peer *peer, u8 *msg, unsigned int len);
 	void (*data_header)(u8 hdr[4]);
 	bool data_ad;
+	bool fresh_retry;
 };
 
 extern const struct noise_framing_ops noise_wg_framing;
