@@ -25,7 +25,7 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 ip link add wgprobe0 type wireguard 2> /dev/null || st_skip_all "no WireGuard in this kernel"
 ip link del wgprobe0
 
-# start_flood NS DST PORT PUB SRC OUT: $WG_FLOODERS (2) udpflood
+# start_flood NS DST PORT PUB SRC OUT: $WG_FLOODERS (4) udpflood
 # processes in NS at DST:PORT (responder key PUB) from SRC, sending the
 # initiations wg-flood.py made, output in OUT.<i>; their pids in the array
 # "flood".
@@ -33,7 +33,7 @@ start_flood() {
 	local i
 	flood=()
 	python3 "$st_here/wg-flood.py" msgs "$4" "$6.msgs" || return 1
-	for ((i = 0; i < ${WG_FLOODERS:-2}; i++)); do
+	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
 		ip netns exec "$1" "$st_here/udpflood" "$5" "$2" "$3" 148 120 "$6.msgs" \
 			> "$6.$i.out" 2>&1 &
 		flood+=($!)
