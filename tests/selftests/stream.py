@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A numbered, paced UDP stream and its receiver (tunnel-roam.sh; the same
-# datagrams as tunnel-rekey.sh's seq.py, plus a mark).
+# datagrams as tunnel-rekey.sh's seq.py, plus marks).
 #
 #   stream.py send ADDR PORT RATE STOPFILE
 #       datagrams 0, 1, ... (seq and send time in the first 16 bytes, 200
@@ -10,11 +10,13 @@
 #       "sent=N errors=E"
 #   stream.py recv ADDR PORT STOPFILE IDLE
 #       prints "ready" once bound, receives until STOPFILE exists and
-#       nothing came for IDLE s; then prints the counts, the longest gap
-#       between two consecutive arrivals (ms; when: s after the first) and
-#       after_mark: the distinct datagrams numbered above the highest one
-#       seen when the file STOPFILE.mark appeared (those sent after it,
-#       roughly; -1: no mark)
+#       nothing came for IDLE s; then prints the counts and the longest
+#       gap between two consecutive arrivals (ms). The files STOPFILE.mark1, .mark2, ... (made in that order)
+#       cut the stream into windows: window K runs from mark K-1 (the
+#       start) to mark K (the end); one more line per window: the
+#       datagrams in it (numbered above the highest seen at its start, up
+#       to the highest seen at its end), those of them lost, its longest
+#       gap (ms).
 
 import os
 import socket
@@ -41,7 +43,6 @@ def send(s, addr, port, rate, stop):
 
 
 def recv(s, addr, port, stop, idle):
-    mark = stop + '.mark'
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
     s.bind((addr, port))
     s.settimeout(0.2)
@@ -49,13 +50,12 @@ def recv(s, addr, port, stop, idle):
     seen = set()
     got = dup = reord = 0
     top = -1
-    mark_top = None
-    last = first = None
-    gap, gap_at = 0, 0
+    marks = []  # (top, arrivals so far) when each mark appeared
+    arrivals = []  # (time, seq) of the distinct datagrams
     quiet = time.monotonic()
     while True:
-        if mark_top is None and os.path.exists(mark):
-            mark_top = top
+        if os.path.exists('%s.mark%d' % (stop, len(marks) + 1)):
+            marks.append((top, len(arrivals)))
         try:
             d = s.recv(2048)
         except socket.timeout:
@@ -75,14 +75,22 @@ def recv(s, addr, port, stop, idle):
         if n < top:
             reord += 1
         top = max(top, n)
-        if last is not None and now - last > gap:
-            gap, gap_at = now - last, now - first
-        if first is None:
-            first = now
-        last = now
-    after = -1 if mark_top is None else len([n for n in seen if n > mark_top])
-    print('received=%d distinct=%d top=%d dup=%d reordered=%d gap_ms=%d gap_at_s=%.1f after_mark=%d' %
-          (got, len(seen), top, dup, reord, gap * 1000, gap_at, after))
+        arrivals.append((now, n))
+    def longest(a, b):  # longest gap before the arrivals a..b-1
+        g = 0
+        for i in range(max(a, 1), b):
+            g = max(g, arrivals[i][0] - arrivals[i - 1][0])
+        return g
+    g = longest(0, len(arrivals))
+    print('received=%d distinct=%d top=%d dup=%d reordered=%d gap_ms=%d' %
+          (got, len(seen), top, dup, reord, g * 1000))
+    bounds = [(-1, 0)] + marks + [(top, len(arrivals))]
+    for k in range(1, len(bounds)):
+        lo, hi = bounds[k - 1][0], bounds[k][0]
+        inside = len([n for n in seen if lo < n <= hi])
+        print('window=%d datagrams=%d lost=%d gap_ms=%d' %
+              (k, inside, (hi - lo) - inside,
+               longest(bounds[k - 1][1], bounds[k][1]) * 1000))
 
 
 def main(argv):
