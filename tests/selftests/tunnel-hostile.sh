@@ -49,8 +49,8 @@ setup() {
 	sleep 1
 	touch "$st_tmp/cap1.stop" "$st_tmp/cap2.stop"
 	wait "$c1" "$ST_CAPTURE"
-	grep '^0101' "$st_tmp/cap2" | head -n 1 > "$CAP/msg1"
-	grep '^0102' "$st_tmp/cap1" | head -n 1 > "$CAP/msg2"
+	grep '^010101' "$st_tmp/cap2" | head -n 1 > "$CAP/msg1"
+	grep '^010102' "$st_tmp/cap1" | head -n 1 > "$CAP/msg2"
 	grep '^0301' "$st_tmp/cap2" > "$CAP/transport"
 	echo "captured: message 1 ($(($(wc -c < "$CAP/msg1") / 2)) bytes), message 2 ($(($(wc -c < "$CAP/msg2") / 2)) bytes), $(wc -l < "$CAP/transport") transport"
 	st_eq "message 1 captured" "$(wc -l < "$CAP/msg1")" 1 &&

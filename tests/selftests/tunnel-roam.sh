@@ -74,7 +74,7 @@ setup() {
 	nt_ping_first 1 "$NT_IN4_2" > /dev/null || return 1
 	st_capture_stop "$st_tmp/cap"
 	mkdir -p "$st_tmp/msgs"
-	grep '^0101' "$st_tmp/cap" | head -n 1 > "$st_tmp/msgs/msg1"
+	grep '^010101' "$st_tmp/cap" | head -n 1 > "$st_tmp/msgs/msg1"
 	grep '^0301' "$st_tmp/cap" > "$st_tmp/msgs/transport"
 	echo "captured: $(wc -l < "$st_tmp/msgs/msg1") message 1, $(wc -l < "$st_tmp/msgs/transport") transport"
 	st_eq "message 1 captured" "$(wc -l < "$st_tmp/msgs/msg1")" 1 &&
