@@ -148,14 +148,15 @@ stream_stop() {
 # the stream's next datagram from side 1 moves it), and `noisectl
 # monitor` prints the event with WANT.
 follows() {
-	local want=$1 i ep
-	for ((i = 0; i < 120; i++)); do
+	local want=$1 end=$((SECONDS + 60)) ep
+	while :; do
 		ep=$(ep2)
-		[ "$ep" = "$want" ] && break
+		{ [ "$ep" = "$want" ] || ((SECONDS >= end)); } && break
 		st_nap 0.5
 	done
 	st_eq "side 2's endpoint of side 1" "$ep" "$want" || return 1
-	for ((i = 0; i < 60; i++)); do
+	end=$((SECONDS + 30))
+	while ((SECONDS < end)); do
 		grep -qF "$NT_DEV"$'\t'endpoint$'\t'"$NT_PUB1"$'\t'"$want" "$st_tmp/monitor.out" &&
 			return 0
 		st_nap 0.5
