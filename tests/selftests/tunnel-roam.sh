@@ -5,8 +5,8 @@
 # (Documentation/architecture.rst, "Receiving a packet", step 4). Side 1
 # moves while a numbered UDP stream runs through the tunnel both ways
 # (stream.py): first to another outer IPv4 address (a new address on its
-# veth, the old one removed), then from IPv4 to IPv6 outside (side 1 is
-# told side 2's IPv6 endpoint and loses its IPv4 address). After each move
+# veth, the old one removed), then from IPv4 to IPv6 outside (side 1
+# loses its IPv4 address and is told side 2's IPv6 endpoint). After each move
 # side 2's endpoint of side 1 (noisectl show --json) is the new address,
 # `noisectl monitor` on side 2 printed the endpoint event with it, and the
 # stream went on through the new path in both directions (datagrams sent
@@ -174,10 +174,13 @@ new_v4() {
 	nt_x 1 ip addr del 10.99.0.1/24 dev veth0
 }
 
-# IPv6: side 1 is told side 2's IPv6 endpoint and loses its IPv4 address.
+# IPv6: side 1 loses its IPv4 address, then is told side 2's IPv6
+# endpoint. (In the other order a datagram side 2 still sends over IPv4
+# can move side 1's endpoint of side 2 back to IPv4 before the address
+# goes: roaming works both ways; then neither side reaches the other.)
 to_v6() {
-	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "[fd99::2]:$NT_PORT2" &&
-	nt_x 1 ip addr del 10.99.0.11/24 dev veth0
+	nt_x 1 ip addr del 10.99.0.11/24 dev veth0 &&
+	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "[fd99::2]:$NT_PORT2"
 }
 
 # moves: one stream both ways across both moves. Move K: its change, the
