@@ -57,7 +57,7 @@ first_session() {
 # answered: the recovery time is printed, bounded by RECOVER_MAX; side 2
 # made a new session with side 1.
 reboot_clock_back() {
-	local before t0 t1 ms i ok=0 hs0
+	local before t0 tc t1 ms i ok=0 hs0
 	nt_ping 1 "$NT_IN4_2" 1 > /dev/null || return 1
 	before=$(nt_peer_stat 2 "$NT_PUB1" handshakes)
 	hs0=$(nt_dev_stat 2 drop_handshake)
@@ -65,6 +65,7 @@ reboot_clock_back() {
 	clock_back || return 1
 	nt_x 1 ip link del "$NT_DEV" && nt_dev 1 &&
 		nt_ctl 1 setconf "$NT_DEV" "$st_tmp/noise-1.conf" || return 1
+	tc=$(mono_ms)
 	for ((i = 0; i < 30; i++)); do
 		if nt_x 1 ping -c 1 -W 1 -q "$NT_IN4_2" > /dev/null 2>&1; then
 			ok=1
@@ -74,7 +75,8 @@ reboot_clock_back() {
 	t1=$(mono_ms)
 	ms=$((t1 - t0))
 	clock_restore || return 1
-	echo "clock set back $BACK s: side 1 got through ${ms} ms after its reboot began;" \
+	echo "clock set back $BACK s: side 1 got through ${ms} ms after its reboot began" \
+		"($((t1 - tc)) ms after its new device was configured);" \
 		"side 2 refused $(($(nt_dev_stat 2 drop_handshake) - hs0)) handshake messages meanwhile"
 	echo "side 2 drops: $(nt_ctl 2 show "$NT_DEV" --json | jq -c '.stats | with_entries(select(.key | startswith("drop")))')"
 	[ "$ok" = 1 ] || { echo "side 1 never got through"; return 1; }
@@ -96,6 +98,8 @@ replay_refused() {
 	hs0=$(nt_peer_stat 2 "$NT_PUB1" handshakes)
 	t0=$(nt_handshake_ns 2 "$NT_PUB1")
 	d0=$(nt_dev_stat 2 drop_handshake)
+	st_capture_start "$st_tmp/rcap" nt_x 2 python3 "$st_here/udp.py" sniff veth0 "$NT_PORT2" 30 ||
+		return 1
 	nt_x 1 ping -c 15 -i 0.2 -w 10 -q "$NT_IN4_2" > "$st_tmp/ping" 2>&1 &
 	pid=$!
 	sleep 1
@@ -103,7 +107,9 @@ replay_refused() {
 	sleep 0.5
 	nt_x 1 python3 "$st_here/udp.py" send 10.99.0.2 "$NT_PORT2" "$INIT" || return 1
 	wait "$pid" || rc=1
+	st_capture_stop "$st_tmp/rcap"
 	cat "$st_tmp/ping"
+	echo "to side 2 meanwhile: $(grep -c "^010101" "$st_tmp/rcap") message 1 ($(grep -c "^$INIT" "$st_tmp/rcap") of them the replay), $(grep -c "^010102" "$st_tmp/rcap") message 2"
 	hs1=$(nt_peer_stat 2 "$NT_PUB1" handshakes)
 	t1=$(nt_handshake_ns 2 "$NT_PUB1")
 	d1=$(nt_dev_stat 2 drop_handshake)
