@@ -402,7 +402,7 @@ st_run_v "a session past the zeroing time is gone" zeroed_after_idle
 st_run_v "device down and up: the keys are gone" zeroed_on_down
 st_run_v "an unanswered handshake is retried 4 times, then given up" gave_up
 st_run "ping again after all that" nt_ping_first 1 "$NT_IN4_2"
-st_run_v "PSK changed on both sides mid-stream: new session at once, nothing lost" psk_change
+st_run_v "PSK changed on both sides mid-stream: a new session, nothing lost" psk_change
 st_run_v "side 1's static key changed mid-stream, side 2 replaces the peer: gap measured" static_key_change
 st_run "debug_time_scale back to 1" set_scale 1
 st_done
