@@ -979,7 +979,6 @@ int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack)
 	    nlh->nlmsg_len > skb->len || nlh->nlmsg_len < nlmsg_msg_size(GENL_HDRLEN))
 		return -EINVAL;
 	info.snd_seq = nlh->nlmsg_seq;
-	info.family = &noise_genl_family;
 	info.nlhdr = nlh;
 	info.genlhdr = nlmsg_data(nlh);
 	info.extack = extack;
