@@ -28,16 +28,25 @@ ip link del wgprobe0
 # start_flood NS DST PORT PUB SRC OUT: $WG_FLOODERS (4) udpflood
 # processes in NS at DST:PORT (responder key PUB) from SRC, sending the
 # initiations wg-flood.py made, output in OUT.<i>; their pids in the array
-# "flood".
+# "flood" (each one's own, from OUT.<i>.pid: `ip netns exec` may fork, and
+# then $! is ip, which passes no signal on), the background jobs in
+# "flood_jobs".
 start_flood() {
-	local i
-	flood=()
+	local i j
+	flood=() flood_jobs=()
 	python3 "$st_here/wg-flood.py" msgs "$4" "$6.msgs" || return 1
 	for ((i = 0; i < ${WG_FLOODERS:-4}; i++)); do
-		ip netns exec "$1" "$st_here/udpflood" "$5" "$2" "$3" 148 120 "$6.msgs" \
-			> "$6.$i.out" 2>&1 &
-		flood+=($!)
-		st_defer "kill $!"
+		rm -f "$6.$i.pid"
+		ip netns exec "$1" sh -c 'echo $$ > "$0.pid" && exec "$@"' "$6.$i" \
+			"$st_here/udpflood" "$5" "$2" "$3" 148 120 "$6.msgs" > "$6.$i.out" 2>&1 &
+		flood_jobs+=($!)
+		for ((j = 0; j < 100; j++)); do
+			[ -s "$6.$i.pid" ] && break
+			sleep 0.1
+		done
+		[ -s "$6.$i.pid" ] || { echo "flooder $i did not start"; return 1; }
+		flood+=($(cat "$6.$i.pid"))
+		st_defer "kill ${flood[i]}"
 	done
 }
 
@@ -53,14 +62,14 @@ stop_flood() {
 		sleep 0.1
 	done
 	[ "$n" -ge "${#flood[@]}" ] || kill -9 "${flood[@]}" 2> /dev/null
-	wait "${flood[@]}" 2> /dev/null
-	echo "flooders stopped: $n of ${#flood[@]} by SIGTERM"
+	wait "${flood_jobs[@]}" 2> /dev/null
+	echo "flooders stopped: $n of ${#flood[@]} by SIGTERM within $((i / 10)).$((i % 10)) s"
 }
 
 # WireGuard under load answers our initiation with a cookie reply; we
 # honour it.
 wg_cookie() {
-	local flood rc=1 try cr=0 m2=0
+	local flood flood_jobs rc=1 try cr=0 m2=0
 	nt_x 1 ip addr add 10.99.0.3/24 dev veth0 || return 1
 	start_flood "$NT_NS1" 10.99.0.2 "$NT_PORT2" "$WG_PUB2" 10.99.0.3 "$st_tmp/flood" ||
 		return 1
