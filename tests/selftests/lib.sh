@@ -434,6 +434,30 @@ nt_bg() {
 	st_defer "kill $NT_BG"
 }
 
+# nt_stream_start RATE: a numbered UDP stream both ways through the tunnel
+# (stream.py): a receiver on each side (port 9000 of its tunnel address),
+# then a sender to the other side at RATE datagrams/s. Its files in
+# $st_tmp: stop (create it to end the stream; stop.markK cut it into
+# windows), recv-SIDE, send-SIDE; the pids in RECV1, RECV2, SEND1, SEND2.
+nt_stream_start() {
+	local s i stream="python3 $st_here/stream.py"
+	rm -f "$st_tmp/stop" "$st_tmp"/stop.mark* "$st_tmp"/recv-* "$st_tmp"/send-*
+	for s in 1 2; do
+		nt_bg $s "$st_tmp/recv-$s" $stream recv "10.10.0.$s" 9000 "$st_tmp/stop" 2
+		eval "RECV$s=$NT_BG"
+	done
+	for s in 1 2; do
+		for ((i = 0; i < 300; i++)); do
+			grep -q ready "$st_tmp/recv-$s" && break
+			st_nap 0.2
+		done
+	done
+	nt_bg 1 "$st_tmp/send-1" $stream send "$NT_IN4_2" 9000 "$1" "$st_tmp/stop"
+	SEND1=$NT_BG
+	nt_bg 2 "$st_tmp/send-2" $stream send "$NT_IN4_1" 9000 "$1" "$st_tmp/stop"
+	SEND2=$NT_BG
+}
+
 # nt_ctl SIDE ARGS...: noisectl in that side's namespace
 nt_ctl() {
 	local ns

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# A numbered, paced UDP stream and its receiver (tunnel-roam.sh; the same
-# datagrams as tunnel-rekey.sh's seq.py, plus marks).
+# A numbered, paced UDP stream and its receiver (nt_stream_start in
+# lib.sh: tunnel-rekey.sh, tunnel-roam.sh).
 #
 #   stream.py send ADDR PORT RATE STOPFILE
 #       datagrams 0, 1, ... (seq and send time in the first 16 bytes, 200
@@ -10,8 +10,9 @@
 #       "sent=N errors=E"
 #   stream.py recv ADDR PORT STOPFILE IDLE
 #       prints "ready" once bound, receives until STOPFILE exists and
-#       nothing came for IDLE s; then prints the counts and the longest
-#       gap between two consecutive arrivals (ms). The files STOPFILE.mark1, .mark2, ... (made in that order)
+#       nothing came for IDLE s; then prints the counts, the longest
+#       gap between two consecutive arrivals (ms) and when it ended (s
+#       after the first arrival). The files STOPFILE.mark1, .mark2, ... (made in that order)
 #       cut the stream into windows: window K runs from mark K-1 (the
 #       start) to mark K (the end); one more line per window: the
 #       datagrams in it (numbered above the highest seen at its start, up
@@ -76,14 +77,19 @@ def recv(s, addr, port, stop, idle):
             reord += 1
         top = max(top, n)
         arrivals.append((now, n))
-    def longest(a, b):  # longest gap before the arrivals a..b-1
-        g = 0
+    def longest_at(a, b):  # longest gap before the arrivals a..b-1, where
+        g, at = 0, 0
         for i in range(max(a, 1), b):
-            g = max(g, arrivals[i][0] - arrivals[i - 1][0])
-        return g
-    g = longest(0, len(arrivals))
-    print('received=%d distinct=%d top=%d dup=%d reordered=%d gap_ms=%d' %
-          (got, len(seen), top, dup, reord, g * 1000))
+            if arrivals[i][0] - arrivals[i - 1][0] > g:
+                g, at = arrivals[i][0] - arrivals[i - 1][0], i
+        return g, at
+
+    def longest(a, b):
+        return longest_at(a, b)[0]
+    g, at = longest_at(0, len(arrivals))
+    print('received=%d distinct=%d top=%d dup=%d reordered=%d gap_ms=%d gap_at_s=%.1f' %
+          (got, len(seen), top, dup, reord, g * 1000,
+           arrivals[at][0] - arrivals[0][0] if arrivals else 0))
     bounds = [(-1, 0)] + marks + [(top, len(arrivals))]
     for k in range(1, len(bounds)):
         lo, hi = bounds[k - 1][0], bounds[k][0]

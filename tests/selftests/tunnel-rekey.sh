@@ -17,99 +17,10 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
 SCALE=60
 SCALE_P=/sys/module/noise/parameters/debug_time_scale
-SEQ=$st_tmp/seq.py
-
-# seq.py: a numbered, paced UDP stream and its receiver.
-#   seq.py send ADDR PORT RATE STOPFILE: datagrams 0, 1, ... (seq and send
-#     time in the first 16 bytes, 200 bytes each) at RATE/s until STOPFILE
-#     exists; prints "sent=N errors=E"
-#   seq.py recv ADDR PORT STOPFILE IDLE: receives until STOPFILE exists and
-#     nothing came for IDLE s; prints the counts and the longest gap
-#     between two consecutive datagrams (ms; at its start, s after the
-#     first datagram)
-cat > "$SEQ" << 'EOF'
-import os, socket, struct, sys, time
-cmd, addr, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-fam = socket.AF_INET6 if ':' in addr else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_DGRAM)
-if cmd == 'send':
-    rate, stop = float(sys.argv[4]), sys.argv[5]
-    n = err = 0
-    t = time.monotonic()
-    while not os.path.exists(stop):
-        try:
-            s.sendto(struct.pack('!QQ', n, time.monotonic_ns()).ljust(200, b'x'),
-                     (addr, port))
-        except OSError:
-            err += 1
-        n += 1
-        t += 1 / rate
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
-    print('sent=%d errors=%d' % (n, err))
-else:
-    stop, idle = sys.argv[4], float(sys.argv[5])
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
-    s.bind((addr, port))
-    s.settimeout(0.2)
-    print('ready', flush=True)
-    seen = set()
-    got = dup = reord = 0
-    top = -1
-    last = first = None
-    gap, gap_at = 0, 0
-    quiet = time.monotonic()
-    while True:
-        try:
-            d = s.recv(2048)
-        except socket.timeout:
-            if os.path.exists(stop) and time.monotonic() - quiet > idle:
-                break
-            continue
-        now = time.monotonic()
-        quiet = now
-        n = struct.unpack('!Q', d[:8])[0]
-        got += 1
-        if n in seen:
-            dup += 1
-            continue
-        seen.add(n)
-        if n < top:
-            reord += 1
-        top = max(top, n)
-        if last is not None and now - last > gap:
-            gap, gap_at = now - last, now - first
-        if first is None:
-            first = now
-        last = now
-    print('received=%d distinct=%d top=%d dup=%d reordered=%d gap_ms=%d gap_at_s=%.1f' %
-          (got, len(seen), top, dup, reord, gap * 1000, gap_at))
-EOF
-
-# stream_start: a receiver on each side (port 9000 of its tunnel address)
-# and a sender to the other side at RATE (default 200) datagrams/s.
+# stream_start RATE: nt_stream_start (lib.sh, stream.py) at RATE
+# (default 200) datagrams/s.
 stream_start() {
-	local rate=${1:-200} s
-	rm -f "$st_tmp/stop" "$st_tmp"/recv-* "$st_tmp"/send-*
-	for s in 1 2; do
-		nt_x $s python3 "$SEQ" recv "10.10.0.$s" 9000 "$st_tmp/stop" 2 \
-			> "$st_tmp/recv-$s" 2>&1 &
-		st_defer "kill $!"
-		eval "RECV$s=$!"
-	done
-	for s in 1 2; do
-		for ((i = 0; i < 50; i++)); do
-			grep -q ready "$st_tmp/recv-$s" && break
-			sleep 0.1
-		done
-	done
-	nt_x 1 python3 "$SEQ" send "$NT_IN4_2" 9000 "$rate" "$st_tmp/stop" > "$st_tmp/send-1" 2>&1 &
-	SEND1=$!
-	st_defer "kill $SEND1"
-	nt_x 2 python3 "$SEQ" send "$NT_IN4_1" 9000 "$rate" "$st_tmp/stop" > "$st_tmp/send-2" 2>&1 &
-	SEND2=$!
-	st_defer "kill $SEND2"
+	nt_stream_start "${1:-200}"
 }
 
 # stream_stop: stop the senders, let the receivers drain, print and check

@@ -23,7 +23,6 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 
 PROTO=Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s
 UDP="python3 $st_here/udp.py"
-STREAM="python3 $st_here/stream.py"
 RATE=100
 # The third address: on side 1's veth, in a subnet of its own (a /32: not
 # a secondary of 10.99.0.1/24, so the move below does not promote it).
@@ -118,25 +117,9 @@ forged() {
 	nt_ping 1 "$NT_IN4_2"
 }
 
-# stream_start: a receiver on each side (port 9000 of its tunnel address)
-# and a sender to the other side, $RATE datagrams/s.
+# stream_start: nt_stream_start (lib.sh, stream.py) at $RATE datagrams/s.
 stream_start() {
-	local s i
-	rm -f "$st_tmp/stop" "$st_tmp"/stop.mark* "$st_tmp"/recv-* "$st_tmp"/send-*
-	for s in 1 2; do
-		nt_bg $s "$st_tmp/recv-$s" $STREAM recv "10.10.0.$s" 9000 "$st_tmp/stop" 2
-		eval "RECV$s=$NT_BG"
-	done
-	for s in 1 2; do
-		for ((i = 0; i < 300; i++)); do
-			grep -q ready "$st_tmp/recv-$s" && break
-			st_nap 0.2
-		done
-	done
-	nt_bg 1 "$st_tmp/send-1" $STREAM send "$NT_IN4_2" 9000 "$RATE" "$st_tmp/stop"
-	SEND1=$NT_BG
-	nt_bg 2 "$st_tmp/send-2" $STREAM send "$NT_IN4_1" 9000 "$RATE" "$st_tmp/stop"
-	SEND2=$NT_BG
+	nt_stream_start "$RATE"
 }
 
 stream_stop() {
