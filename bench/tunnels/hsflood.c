@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hsflood SRC DST PORT FILE SECONDS WINDOW: send the 148-byte WireGuard
+ * handshake initiations of FILE (made by bench/tunnels/hsrate.py, each one
+ * valid and sent once, in order) to DST:PORT from address SRC (IPv4), with
+ * at most WINDOW of them unanswered at a time, for at most SECONDS; count
+ * what comes back: handshake responses (type 2, 92 bytes, whose receiver
+ * index names an initiation of FILE: its position), cookie replies (type
+ * 3, 64 bytes) and anything else. sendmmsg() and recvmmsg(), 64 messages
+ * per system call: in UML every system call is a round trip through the
+ * host, and the sender shares the one CPU with the responder: it sends
+ * when a quarter of the window (at most 32) is free and otherwise sleeps
+ * 5 ms between looks, so it wakes once per batch of answers, not per answer.
+ *
+ * A window below the responders' "under load" threshold (512 queued
+ * handshakes, WireGuard's and ours) measures the responder's own rate
+ * with its defences idle; an initiation that got no answer for 0.5 s
+ * while nothing came back is counted lost and leaves the window.
+ *
+ * Prints one JSON object at the end (also when stopped by SIGTERM/SIGINT):
+ * counts, the sender's times (CLOCK_MONOTONIC, seconds from its first
+ * send) and its own CPU time (getrusage).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH		64
+#define MSG_LEN		148
+#define RESP_LEN	92
+#define COOKIE_LEN	64
+#define RX_CAP		256
+#define LOST_AFTER	0.5
+#define PAUSE_NS	5000000
+
+static atomic_int stop;	/* lock-free: safe to set in a handler */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop, 1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int read_msgs(const char *path, unsigned char **out, size_t *count)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long size;
+
+	if (!f)
+		return -1;
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size <= 0 || size % MSG_LEN || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return -1;
+	}
+	buf = malloc(size);
+	if (!buf || fread(buf, 1, size, f) != (size_t)size) {
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	*out = buf;
+	*count = size / MSG_LEN;
+	return 0;
+}
+
+static unsigned int le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+struct counts {
+	unsigned long long sent, responses, dup_responses, foreign_responses;
+	unsigned long long cookies, other, lost, send_calls, recv_calls;
+	double first_send, last_send, first_response, last_response;
+};
+
+/* One received datagram; @seen marks the initiations already answered. */
+static void classify(struct counts *c, unsigned char *seen, size_t count,
+		     const unsigned char *p, size_t len, double t)
+{
+	unsigned int type = len >= 4 ? le32(p) : 0, idx;
+
+	if (type == 2 && len == RESP_LEN) {
+		idx = le32(p + 8);	/* receiver index: our sender index */
+		if (idx >= count) {
+			c->foreign_responses++;
+		} else if (seen[idx]) {
+			c->dup_responses++;
+		} else {
+			seen[idx] = 1;
+			if (!c->responses)
+				c->first_response = t;
+			c->responses++;
+			c->last_response = t;
+		}
+	} else if (type == 3 && len == COOKIE_LEN) {
+		c->cookies++;
+	} else {
+		c->other++;
+	}
+}
+
+static void report(const struct counts *c, size_t count, unsigned int window,
+		   double start)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	printf("{\"messages\": %zu, \"window\": %u, \"sent\": %llu, \"responses\": %llu, ",
+	       count, window, c->sent, c->responses);
+	printf("\"dup_responses\": %llu, \"foreign_responses\": %llu, \"cookie_replies\": %llu, ",
+	       c->dup_responses, c->foreign_responses, c->cookies);
+	printf("\"other\": %llu, \"lost\": %llu, \"send_calls\": %llu, \"recv_calls\": %llu, ",
+	       c->other, c->lost, c->send_calls, c->recv_calls);
+	printf("\"last_send_s\": %.6f, \"first_response_s\": %.6f, \"last_response_s\": %.6f, ",
+	       c->sent ? c->last_send - c->first_send : 0,
+	       c->responses ? c->first_response - c->first_send : 0,
+	       c->responses ? c->last_response - c->first_send : 0);
+	printf("\"wall_s\": %.6f, \"cpu_user_s\": %.6f, \"cpu_sys_s\": %.6f}\n",
+	       now() - start, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char rxbuf[BATCH][RX_CAP];
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct sockaddr_in dst = { .sin_family = AF_INET };
+	struct mmsghdr mm[BATCH], rm[BATCH];
+	struct iovec iov[BATCH], riov[BATCH];
+	struct counts c = { 0 };
+	unsigned char *msgs, *seen;
+	size_t count, next = 0;
+	struct timespec pause = { 0, PAUSE_NS };
+	unsigned int window, refill;
+	double start, end, last_rx, t;
+	int s, i, n, rcvbuf = 4 << 20;
+
+	if (argc != 7) {
+		fprintf(stderr, "usage: %s SRC DST PORT FILE SECONDS WINDOW\n", argv[0]);
+		return 2;
+	}
+	window = strtoul(argv[6], NULL, 10);
+	if (inet_pton(AF_INET, argv[1], &src.sin_addr) != 1 ||
+	    inet_pton(AF_INET, argv[2], &dst.sin_addr) != 1 || !window) {
+		fprintf(stderr, "hsflood: bad address or window\n");
+		return 2;
+	}
+	refill = window / 4 > BATCH / 2 ? BATCH / 2 : window / 4;
+	if (!refill)
+		refill = 1;
+	dst.sin_port = htons(atoi(argv[3]));
+	if (read_msgs(argv[4], &msgs, &count)) {
+		fprintf(stderr, "hsflood: %s: not a whole number of %d-byte messages\n",
+			argv[4], MSG_LEN);
+		return 2;
+	}
+	seen = calloc(count, 1);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (!seen || s < 0 || bind(s, (struct sockaddr *)&src, sizeof(src)) ||
+	    connect(s, (struct sockaddr *)&dst, sizeof(dst))) {
+		perror("hsflood: socket");
+		return 1;
+	}
+	setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	memset(mm, 0, sizeof(mm));
+	memset(rm, 0, sizeof(rm));
+	for (i = 0; i < BATCH; i++) {
+		iov[i].iov_len = MSG_LEN;
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+		riov[i].iov_base = rxbuf[i];
+		riov[i].iov_len = RX_CAP;
+		rm[i].msg_hdr.msg_iov = &riov[i];
+		rm[i].msg_hdr.msg_iovlen = 1;
+	}
+	start = now();
+	end = start + atof(argv[5]);
+	last_rx = start;
+	c.first_send = start;
+	while (!atomic_load(&stop)) {
+		unsigned long long answered = c.responses + c.dup_responses +
+					      c.cookies + c.lost;
+		unsigned long long open = c.sent - (answered < c.sent ? answered : c.sent);
+		unsigned long long room = open < window ? window - open : 0;
+
+		t = now();
+		if (t >= end || (next == count && !open))
+			break;
+		if (open && t - last_rx > LOST_AFTER) {
+			c.lost += open;	/* no answer: out of the window */
+			last_rx = t;
+			continue;
+		}
+		if (next < count && (room >= refill || (room && !open))) {
+			unsigned int k = room > BATCH ? BATCH : room;
+
+			if (k > count - next)
+				k = count - next;
+			for (i = 0; i < (int)k; i++)
+				iov[i].iov_base = msgs + MSG_LEN * (next + i);
+			n = sendmmsg(s, mm, k, 0);
+			c.send_calls++;
+			if (n > 0) {
+				if (!c.sent)
+					c.first_send = now();
+				c.sent += n;
+				next += n;
+				c.last_send = now();
+			} else if (n < 0 && errno != ENOBUFS && errno != EAGAIN &&
+				   errno != EINTR) {
+				perror("hsflood: sendmmsg");
+				break;
+			}
+		} else {
+			/* Let answers gather: one wake-up per batch, not per answer. */
+			nanosleep(&pause, NULL);
+		}
+		for (;;) {
+			n = recvmmsg(s, rm, BATCH, MSG_DONTWAIT, NULL);
+			c.recv_calls++;
+			if (n <= 0)
+				break;
+			last_rx = now();
+			for (i = 0; i < n; i++)
+				classify(&c, seen, count, rxbuf[i], rm[i].msg_len, last_rx);
+			if (n < BATCH)
+				break;
+		}
+	}
+	/* What was still on its way when the time was up. */
+	while (poll(&(struct pollfd){ .fd = s, .events = POLLIN }, 1, 300) > 0) {
+		n = recvmmsg(s, rm, BATCH, MSG_DONTWAIT, NULL);
+		c.recv_calls++;
+		if (n <= 0)
+			break;
+		t = now();
+		for (i = 0; i < n; i++)
+			classify(&c, seen, count, rxbuf[i], rm[i].msg_len, t);
+	}
+	report(&c, count, window, start);
+	free(seen);
+	free(msgs);
+	close(s);
+	return 0;
+}
