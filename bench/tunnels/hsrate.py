@@ -341,7 +341,8 @@ def run_rows(g, a):
     """Row "hsrate": engine, WireGuard, ours; one "hsrate" record each."""
     base = dict(kind="hsrate", protocol=PROTOCOL, hs_keys=a.hs_keys,
                 hs_count=a.hs_count, hs_seconds=a.hs_seconds,
-                hs_window=a.hs_window, under_load_at=UNDER_LOAD)
+                hs_window=a.hs_window, hs_rounds=a.hs_rounds,
+                under_load_at=UNDER_LOAD)
     flooder = os.path.join(os.path.abspath(a.tree), "build/tbench/hsflood")
     if not HAVE_CRYPTO:
         g.emit(**base, row="setup", status="unavailable",
@@ -361,44 +362,115 @@ def run_rows(g, a):
     with open(path, "wb") as f:
         f.write(msgs)
     g.emit(**base, row="setup", status="ok", made_s=made)
-    # The engine first: it needs noise.ko, no device, no flood around it.
+    # The engine before the floods (and after them, below): it needs
+    # noise.ko, no device, no flood around it.
+    engine = []
     if g.NOISE_STATE.get("loaded"):
         g.log("hsrate: engine (noise_bench.ko groups=hs)")
-        g.emit(**base, row="engine", **engine_rate(g, a.tree, a.smoke))
+        engine.append(engine_rate(g, a.tree, a.smoke))
+    # The rate: rounds of one flood per responder, a fresh device each,
+    # in ABBA order (wg, noise, noise, wg, ...) so that a host getting
+    # busier or quieter during the run does not favour one; the median
+    # of each responder's runs. Then each once past the under-load
+    # threshold: what its defences do to a flood from one source that
+    # ignores cookie replies.
+    runs = {"wg": [], "noise": []}
+    for i in range(a.hs_rounds):
+        for impl in ("wg", "noise") if i % 2 == 0 else ("noise", "wg"):
+            runs[impl].append(one_flood(g, base, impl, keys, a.scratch,
+                                        flooder, path, a.hs_count,
+                                        a.hs_seconds, a.hs_window, i))
+    for impl, rs in runs.items():
+        g.emit(**base, row=impl, **combine(rs))
+    for impl in ("wg", "noise"):
+        r = one_flood(g, base, impl + "-over", keys, a.scratch, flooder,
+                      path, a.hs_count, OVER_SECONDS, OVER_WINDOW, 0)
+        g.emit(**base, row=impl + "-over", **r)
+    if engine:
+        engine.append(engine_rate(g, a.tree, a.smoke))
+        g.emit(**base, row="engine", **combine_engine(engine))
     else:
         g.emit(**base, row="engine", status="unavailable",
                reason=g.NOISE_STATE.get("unavailable", "noise.ko not loaded"))
-    # Each responder twice, a fresh device each time: with the window
-    # below the under-load threshold (the rate), then past it (what its
-    # defences do to a flood from one source that ignores cookie replies).
-    phases = (("", a.hs_seconds, a.hs_window),
-              ("-over", OVER_SECONDS, OVER_WINDOW))
-    for impl in ("wg", "noise"):
-        for suffix, seconds, window in phases:
-            one_flood(g, base, impl + suffix, keys, a.scratch, flooder, path,
-                      a.hs_count, seconds, window)
+
+
+def combine_engine(es):
+    """The engine before and after the floods: the mean of the two."""
+    ok = [e for e in es if e["status"] == "ok"]
+    if len(ok) < len(es):
+        return next(e for e in es if e["status"] != "ok")
+    out = dict(ok[0], runs=ok)
+    for k in ("full_rate", "responder_rate", "responder_dh_bound"):
+        if all(k in e for e in ok):
+            out[k] = sum(e[k] for e in ok) / len(ok)
+    for k in ("median_ns", "dh_ns"):
+        if all(k in e for e in ok):
+            out[k] = sum(e[k] for e in ok) / len(ok)
+    return out
+
+
+def median(xs):
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+def combine(rs):
+    """One responder's runs: rates by their median, counts summed."""
+    ok = [r for r in rs if r["status"] == "ok"]
+    if not ok:
+        bad = rs[0] if rs else {"status": "failed", "reason": "no run"}
+        return {"status": bad["status"], "reason": bad.get("reason", "?"),
+                "runs": len(rs)}
+    out = {"status": "ok" if len(ok) == len(rs) else "failed",
+           "runs": len(rs), "runs_ok": len(ok)}
+    if len(ok) < len(rs):
+        out["reason"] = next(r.get("reason", "?") for r in rs
+                             if r["status"] != "ok")
+    for k in ("completed_per_s", "offered_per_s", "per_responder_cpu_s",
+              "sender_cpu_fraction", "guest_busy_fraction"):
+        out[k] = median(r.get(k) for r in ok)
+    out["completed_per_s_runs"] = [r["completed_per_s"] for r in ok]
+    for k in ("sent", "responses", "lost", "cookie_replies", "unanswered",
+              "dup_responses", "foreign_responses", "other"):
+        out[k] = sum(r[k] for r in ok)
+    cnt = [r["responder"].get("handshakes",
+                              r["responder"].get("responses_accounted"))
+           for r in ok]
+    out["responder"] = {"handshakes_or_responses": sum(
+        c for c in cnt if c is not None)}
+    out["bound"] = "; ".join(sorted({r["bound"] for r in ok}))
+    return out
 
 
 def one_flood(g, base, row, keys, scratch, flooder, path, count, seconds,
-              window):
+              window, rnd):
+    """One flood on a fresh responder; its record (also emitted alone)."""
     impl = row.split("-")[0]
     dev = None
+    rec = {"round": rnd, "impl": impl}
     try:
-        g.log(f"hsrate: {row} responder, window {window}")
+        g.log(f"hsrate: {row} responder, window {window}, round {rnd}")
         dev = responder_up(g, impl, keys, scratch)
         time.sleep(0.2)
         r = flood(g, flooder, path, count, seconds, window)
         r["responder"] = responder_counters(g, impl, dev)
         ok = r["responses"] or (row.endswith("-over") and r["cookie_replies"])
-        g.emit(**base, row=row, status="ok" if ok else "failed",
-               **({} if ok else {"reason": "no handshake response"}), **r)
+        rec.update(status="ok" if ok else "failed", **r,
+                   **({} if ok else {"reason": "no handshake response"}))
     except g.Unavailable as e:
-        g.emit(**base, row=row, status="unavailable", reason=str(e))
+        rec.update(status="unavailable", reason=str(e))
     except (g.Failed, ValueError, IndexError) as e:
-        g.emit(**base, row=row, status="failed", reason=str(e))
+        rec.update(status="failed", reason=str(e))
     finally:
         if dev:
             g.run(["ip", "-n", g.NS_B, "link", "del", dev], check=False)
+            time.sleep(1)   # its peers' deferred freeing, before the next
+    g.emit(**dict(base, kind="hsrate_run"), row=row, **rec)
+    return rec
+
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["selftest"]:
