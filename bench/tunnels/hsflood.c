@@ -42,6 +42,7 @@
 #define RX_CAP		256
 #define LOST_AFTER	0.5
 #define PAUSE_NS	5000000
+#define DRAIN_MS	100	/* after the time is up: until this long quiet */
 
 static atomic_int stop;	/* lock-free: safe to set in a handler */
 
@@ -252,7 +253,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* What was still on its way when the time was up. */
-	while (poll(&(struct pollfd){ .fd = s, .events = POLLIN }, 1, 300) > 0) {
+	while (poll(&(struct pollfd){ .fd = s, .events = POLLIN }, 1, DRAIN_MS) > 0) {
 		n = recvmmsg(s, rm, BATCH, MSG_DONTWAIT, NULL);
 		c.recv_calls++;
 		if (n <= 0)
