@@ -19,7 +19,9 @@
  *
  * Prints one JSON object at the end (also when stopped by SIGTERM/SIGINT):
  * counts, the sender's times (CLOCK_MONOTONIC, seconds from its first
- * send) and its own CPU time (getrusage).
+ * send) and its own CPU time (getrusage). A response again for the same
+ * initiation (a responder resending its unconfirmed response: ours does,
+ * after 1 s) counts in dup_responses, not in responses.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -252,8 +254,13 @@ int main(int argc, char **argv)
 				break;
 		}
 	}
-	/* What was still on its way when the time was up. */
-	while (poll(&(struct pollfd){ .fd = s, .events = POLLIN }, 1, DRAIN_MS) > 0) {
+	/*
+	 * What was still on its way when the time was up, for at most 1 s
+	 * (a responder that resends unconfirmed responses never goes quiet).
+	 */
+	end = now() + 1;
+	while (now() < end &&
+	       poll(&(struct pollfd){ .fd = s, .events = POLLIN }, 1, DRAIN_MS) > 0) {
 		n = recvmmsg(s, rm, BATCH, MSG_DONTWAIT, NULL);
 		c.recv_calls++;
 		if (n <= 0)
