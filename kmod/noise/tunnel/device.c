@@ -171,16 +171,26 @@ static void noise_ident_free_rcu(struct rcu_head *rcu)
 	kfree_sensitive(container_of(rcu, struct noise_identity, rcu));
 }
 
-/* Swap in @id; every session and handshake of the old one goes. */
+/*
+ * Swap in @id. With a new private key of the same protocol the sessions
+ * stay: they carry the traffic until the handshakes the caller starts
+ * (noise_device_rehandshake(), which also drops the handshakes in
+ * progress) replace them (Documentation/timers.rst, key changes).
+ * Otherwise (no key any more, another protocol) every session and
+ * handshake of the old identity goes.
+ */
 static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
 {
 	struct noise_identity *old = noise_ident(nd);
+	bool keep = old && id->has_key && !strcmp(old->proto.name, id->proto.name);
 	struct noise_peer *peer;
 
 	mutex_lock(&nd->hs_lock);
 	rcu_assign_pointer(nd->ident, id);
 	noise_hs_clear_anon(nd);
 	list_for_each_entry(peer, &nd->peer_list, list) {
+		if (keep)
+			continue;
 		noise_hs_clear_peer(peer);
 		noise_keypairs_clear(peer);
 	}
@@ -257,9 +267,10 @@ static void noise_device_rehandshake(struct noise_device *nd)
  * @nd: the device (conf_lock held).
  * @id: from noise_device_ident_prepare().
  *
- * A new protocol removes every peer first; then every session and
- * handshake goes, a peer with our own new public key is removed, and the
- * others' keys are derived again.
+ * A new protocol removes every peer first; a peer with our own new public
+ * key is removed, the others' keys are derived again and each handshakes
+ * again at once: the sessions stay until the new ones replace them
+ * (noise_ident_swap(); without a private key they go).
  * Context: process, conf_lock held.
  */
 void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id)
