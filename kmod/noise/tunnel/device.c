@@ -5,6 +5,7 @@
  * contracts/tunnel-api.md.
  */
 
+#include <crypto/algapi.h>	/* crypto_memneq(), also on 6.1 */
 #include <linux/if_arp.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -251,6 +252,19 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 	return id;
 }
 
+/*
+ * The same protocol and private key (or none, both): a configuration that
+ * names the key we have changes nothing (no session goes, no handshake).
+ */
+static bool noise_ident_same(const struct noise_identity *old,
+			     const struct noise_identity *id)
+{
+	return old && old->has_key == id->has_key &&
+	       !strcmp(old->proto.name, id->proto.name) &&
+	       (!id->has_key || !crypto_memneq(old->private_key, id->private_key,
+						 id->proto.info.dh_len));
+}
+
 /* Our keys changed: every peer handshakes again at once (timers.rst). */
 static void noise_device_rehandshake(struct noise_device *nd)
 {
@@ -279,6 +293,10 @@ void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *i
 	struct noise_peer *peer, *tmp;
 
 	lockdep_assert_held(&nd->conf_lock);
+	if (noise_ident_same(noise_ident(nd), id)) {
+		kfree_sensitive(id);
+		return;
+	}
 	if (strcmp(noise_ident(nd)->proto.name, id->proto.name))
 		noise_peer_remove_all(nd);
 	noise_ident_swap(nd, id);
