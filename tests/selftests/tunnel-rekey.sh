@@ -45,7 +45,8 @@ stream_stop() {
 			{ echo "no counts"; cat "$st_tmp/send-$s" "$st_tmp/recv-$r"; rc=1; continue; }
 		echo "side $s -> side $r: lost=$((sent - distinct)) dup=$dup reordered=$reord"
 		eval "LOST$s=$((sent - distinct))"
-		eval "GAP$r=$(sed -n 's/.*gap_ms=\([0-9]*\).*/\1/p' "$st_tmp/recv-$r")"
+		eval "GAP$r=$(sed -n 's/^received=.*gap_ms=\([0-9]*\).*/\1/p' "$st_tmp/recv-$r")"
+		[ "$((sent - distinct))" = 0 ] || grep -v '^window=.* lost=0 ' "$st_tmp/recv-$r" | grep '^window='
 		st_ge "side $s -> side $r datagrams sent" "$sent" 100 || rc=1
 		st_eq "side $s -> side $r duplicated" "$dup" 0 || rc=1
 		if [ -n "$max" ]; then
