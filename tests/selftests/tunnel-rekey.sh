@@ -210,6 +210,30 @@ real_timers() {
 	set_scale 1 > /dev/null && fresh && nt_ping_first 1 "$NT_IN4_2" > /dev/null
 }
 
+# cmd_ms T0: CMD_MS, the ms from T0 (date +%s%N) to now: how long a
+# noisectl command took. In the loaded debug guest one takes 0.5 to 4 s,
+# and the kernel applies the change near its end: the time to a new session
+# is judged from the command's return (after_cmd), not from its start.
+cmd_ms() {
+	CMD_MS=$((($(date +%s%N) - $1) / 1000000))
+}
+
+# after_cmd WHAT: the new session (NEW_AFTER_MS) came at most 3 s after the
+# command that made the change returned (CMD_MS). The designed paths take
+# one retransmission at most (1 s + jitter; the tie-break resend is at
+# once); the path they replace took 5 s (the initiator starting over).
+after_cmd() {
+	local d
+	[[ "$NEW_AFTER_MS" =~ ^[0-9]+$ ]] || { echo "no new session"; return 1; }
+	d=$((NEW_AFTER_MS - CMD_MS))
+	if [ "$d" -lt 0 ]; then
+		echo "new session $((-d)) ms before $1 command returned"
+		return 0
+	fi
+	echo "new session $d ms after $1 command returned"
+	at_most "ms from $1 command's return to the new session" "$d" 3000
+}
+
 # wait_sessions SIDE PUB T0: wait (up to 10 s) until that side's peer PUB
 # names a handshake made after T0 (ns, date +%s%N); NEW_AFTER_MS is the
 # time from T0 to it, as the kernel noted it (one noisectl call a poll:
@@ -228,12 +252,14 @@ wait_sessions() {
 	return 1
 }
 
-# psk_change: a new PSK on side 1, then 0.3 s later on side 2, while the
+# psk_change: a new PSK on side 1, then 0.3 s after that command returned
+# on side 2 (each command takes seconds in the loaded debug guest), while the
 # stream runs (200/s each way): the first initiation after side 1's change
 # is answered by side 2 with the old PSK and fails; side 2, once changed,
 # answers its resend again with the new one (or side 1 yields to side 2's
 # initiation), meant to give a new session well before side 1 would start
-# over (5 s); asserted only: a new session within 10 s. Nothing is lost
+# over (5 s); asserted: a new session at most 3 s after side 2's command
+# returned (after_cmd). Nothing is lost
 # (the old session carries the stream until the new one is confirmed).
 # Printed: the time from side 2's change to the new session, the longest
 # gap each way.
@@ -248,19 +274,20 @@ psk_change() {
 	sleep 0.3
 	t0=$(date +%s%N)
 	nt_ctl 2 set "$NT_DEV" peer "$NT_PUB1" preshared-key "$st_tmp/psk" || return 1
+	cmd_ms $t0
 	NT_PSK=$psk
 	wait_sessions 1 "$NT_PUB2" "$t0"
 	sleep 2
 	stream_stop
 	rc=$?
 	now=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
-	echo "new sessions after the PSK change: $((now - before)), the first $NEW_AFTER_MS ms after side 2's change"
+	echo "new sessions after the PSK change: $((now - before)), the first $NEW_AFTER_MS ms after side 2's command started (it took $CMD_MS ms)"
 	echo "side 1 drops: $(drops 1)"
 	echo "side 2 drops: $(drops 2)"
 	echo "PSK change: lost 1 -> 2: $LOST1, 2 -> 1: $LOST2; longest gap 1 -> 2: $GAP2 ms, 2 -> 1: $GAP1 ms"
 	set_scale "$SCALE" > /dev/null
 	st_ge "new sessions" "$((now - before))" 1 || return 1
-	at_most "ms from side 2's change to the new session" "$NEW_AFTER_MS" 10000 || rc=1
+	after_cmd "side 2's" || rc=1
 	return $rc
 }
 
@@ -272,8 +299,9 @@ psk_change() {
 # the stream breaks from the replace until the new session (one handshake
 # round trip: side 2's first packet to the new peer starts a handshake at
 # once, side 1 answers it or resends its own at once). Printed: lost
-# datagrams, the longest gap each way (ms); asserted only generously: a
-# gap under 5 s, at most 5 s of datagrams lost, a new session.
+# datagrams, the longest gap each way (ms); asserted: a gap under 5 s, at
+# most 5 s of datagrams lost, a new session at most 3 s after the replace
+# command returned (after_cmd).
 static_key_change() {
 	local priv pub rc t0 psk_arg=()
 	priv=$(nt_genkey "$(nt_proto_dh "$PROTO")") && pub=$(echo "$priv" | nt_pubkey) || return 1
@@ -287,17 +315,19 @@ static_key_change() {
 	t0=$(date +%s%N)
 	nt_ctl 2 set "$NT_DEV" peer "$NT_PUB1" remove peer "$pub" "${psk_arg[@]}" \
 		endpoint "10.99.0.1:$NT_PORT1" allowed-ips "$NT_IN4_1/32,$NT_IN6_1/128" || return 1
+	cmd_ms $t0
 	wait_sessions 2 "$pub" "$t0"
 	sleep 2
 	stream_stop 1000
 	rc=$?
 	echo "side 1 drops: $(drops 1)"
 	echo "side 2 drops: $(drops 2)"
-	echo "static key change: lost 1 -> 2: $LOST1, 2 -> 1: $LOST2; longest gap 1 -> 2: $GAP2 ms, 2 -> 1: $GAP1 ms; new session $NEW_AFTER_MS ms after the replace"
+	echo "static key change: lost 1 -> 2: $LOST1, 2 -> 1: $LOST2; longest gap 1 -> 2: $GAP2 ms, 2 -> 1: $GAP1 ms; new session $NEW_AFTER_MS ms after the replace command started (it took $CMD_MS ms)"
 	NT_PUB1=$pub
 	NT_PRIV1=$priv
 	set_scale "$SCALE" > /dev/null
 	[[ "$NEW_AFTER_MS" =~ ^[0-9]+$ ]] || { echo "no session with the new key"; return 1; }
+	after_cmd "the replace" || rc=1
 	at_most "longest gap 1 -> 2 (ms)" "$GAP2" 4999 &&
 	at_most "longest gap 2 -> 1 (ms)" "$GAP1" 4999 && return $rc
 }
