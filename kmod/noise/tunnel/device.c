@@ -301,10 +301,14 @@ void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *i
 		noise_peer_remove_all(nd);
 	noise_ident_swap(nd, id);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
 			noise_peer_remove(peer);
-		else
-			noise_peer_derive_keys(peer);
+			continue;
+		}
+		/* The handshake work reads ss and the hint key under hs_lock. */
+		mutex_lock(&nd->hs_lock);
+		noise_peer_derive_keys(peer);
+		mutex_unlock(&nd->hs_lock);
 	}
 	noise_device_rehandshake(nd);
 }
@@ -376,10 +380,14 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 	noise_ident_cookie(id);
 	noise_ident_swap(nd, id);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
 			noise_peer_remove(peer);
-		else
-			noise_peer_derive_keys(peer);
+			continue;
+		}
+		/* The handshake work reads ss and the hint key under hs_lock. */
+		mutex_lock(&nd->hs_lock);
+		noise_peer_derive_keys(peer);
+		mutex_unlock(&nd->hs_lock);
 	}
 	noise_device_rehandshake(nd);
 	return 0;

@@ -37,7 +37,8 @@ static unsigned int noise_peer_dh_len(struct noise_device *nd)
 
 /**
  * noise_peer_derive_keys() - precompute ss, the hint key and the MAC1 key.
- * @peer: the peer (conf_lock held).
+ * @peer: the peer (conf_lock held; hs_lock too once the peer is on the
+ *	device's list: the handshake work reads them under it).
  *
  * Context: process, conf_lock held.
  * Return: 0, or -EINVAL when there is no private key or ss is degenerate
