@@ -46,7 +46,12 @@ stream_stop() {
 		echo "side $s -> side $r: lost=$((sent - distinct)) dup=$dup reordered=$reord"
 		eval "LOST$s=$((sent - distinct))"
 		eval "GAP$r=$(sed -n 's/^received=.*gap_ms=\([0-9]*\).*/\1/p' "$st_tmp/recv-$r")"
-		[ "$((sent - distinct))" = 0 ] || grep -v '^window=.* lost=0 ' "$st_tmp/recv-$r" | grep '^window='
+		if [ "$((sent - distinct))" != 0 ]; then
+			grep -v '^window=.* lost=0 ' "$st_tmp/recv-$r" | grep '^window='
+			# A loss no drop counter shows: the receiver's socket?
+			echo "side $r UDP: $(nt_x "$r" awk '/^Udp:/ { for (i = 2; i <= NF; i++)
+				if (h) printf "%s=%s ", n[i], $i; else n[i] = $i; h = 1 }' /proc/net/snmp)"
+		fi
 		st_ge "side $s -> side $r datagrams sent" "$sent" 100 || rc=1
 		st_eq "side $s -> side $r duplicated" "$dup" 0 || rc=1
 		if [ -n "$max" ]; then
