@@ -5,6 +5,7 @@
  * contracts/tunnel-api.md.
  */
 
+#include <crypto/algapi.h>	/* crypto_memneq(), also on 6.1 */
 #include <linux/if_arp.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -171,16 +172,26 @@ static void noise_ident_free_rcu(struct rcu_head *rcu)
 	kfree_sensitive(container_of(rcu, struct noise_identity, rcu));
 }
 
-/* Swap in @id; every session and handshake of the old one goes. */
+/*
+ * Swap in @id. With a new private key of the same protocol the sessions
+ * stay: they carry the traffic until the handshakes the caller starts
+ * (noise_device_rehandshake(), which also drops the handshakes in
+ * progress) replace them (Documentation/timers.rst, key changes).
+ * Otherwise (no key any more, another protocol) every session and
+ * handshake of the old identity goes.
+ */
 static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
 {
 	struct noise_identity *old = noise_ident(nd);
+	bool keep = old && id->has_key && !strcmp(old->proto.name, id->proto.name);
 	struct noise_peer *peer;
 
 	mutex_lock(&nd->hs_lock);
 	rcu_assign_pointer(nd->ident, id);
 	noise_hs_clear_anon(nd);
 	list_for_each_entry(peer, &nd->peer_list, list) {
+		if (keep)
+			continue;
 		noise_hs_clear_peer(peer);
 		noise_keypairs_clear(peer);
 	}
@@ -241,6 +252,19 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 	return id;
 }
 
+/*
+ * The same protocol and private key (or none, both): a configuration that
+ * names the key we have changes nothing (no session goes, no handshake).
+ */
+static bool noise_ident_same(const struct noise_identity *old,
+			     const struct noise_identity *id)
+{
+	return old && old->has_key == id->has_key &&
+	       !strcmp(old->proto.name, id->proto.name) &&
+	       (!id->has_key || !crypto_memneq(old->private_key, id->private_key,
+						 id->proto.info.dh_len));
+}
+
 /* Our keys changed: every peer handshakes again at once (timers.rst). */
 static void noise_device_rehandshake(struct noise_device *nd)
 {
@@ -257,9 +281,10 @@ static void noise_device_rehandshake(struct noise_device *nd)
  * @nd: the device (conf_lock held).
  * @id: from noise_device_ident_prepare().
  *
- * A new protocol removes every peer first; then every session and
- * handshake goes, a peer with our own new public key is removed, and the
- * others' keys are derived again.
+ * A new protocol removes every peer first; a peer with our own new public
+ * key is removed, the others' keys are derived again and each handshakes
+ * again at once: the sessions stay until the new ones replace them
+ * (noise_ident_swap(); without a private key they go).
  * Context: process, conf_lock held.
  */
 void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id)
@@ -268,14 +293,22 @@ void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *i
 	struct noise_peer *peer, *tmp;
 
 	lockdep_assert_held(&nd->conf_lock);
+	if (noise_ident_same(noise_ident(nd), id)) {
+		kfree_sensitive(id);
+		return;
+	}
 	if (strcmp(noise_ident(nd)->proto.name, id->proto.name))
 		noise_peer_remove_all(nd);
 	noise_ident_swap(nd, id);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
 			noise_peer_remove(peer);
-		else
-			noise_peer_derive_keys(peer);
+			continue;
+		}
+		/* The handshake work reads ss and the hint key under hs_lock. */
+		mutex_lock(&nd->hs_lock);
+		noise_peer_derive_keys(peer);
+		mutex_unlock(&nd->hs_lock);
 	}
 	noise_device_rehandshake(nd);
 }
@@ -347,10 +380,14 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 	noise_ident_cookie(id);
 	noise_ident_swap(nd, id);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		if (id->has_key && !memcmp(peer->public_key, id->public_key, len))
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
 			noise_peer_remove(peer);
-		else
-			noise_peer_derive_keys(peer);
+			continue;
+		}
+		/* The handshake work reads ss and the hint key under hs_lock. */
+		mutex_lock(&nd->hs_lock);
+		noise_peer_derive_keys(peer);
+		mutex_unlock(&nd->hs_lock);
 	}
 	noise_device_rehandshake(nd);
 	return 0;

@@ -408,13 +408,72 @@ static int noise_hs_read(struct noise_hs *nhs, struct sk_buff *skb)
 	return 0;
 }
 
-/* Replayed or stale initiation: the timestamp must grow per peer. */
+/* Was the initiation with this MAC1 answered by us (answer kept)? */
+static bool noise_hs_answered(struct noise_peer *peer, const u8 *mac1)
+{
+	struct noise_hs *nhs = peer->hs;
+
+	return (nhs && nhs->role == NOISE_RESPONDER &&
+		!crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) ||
+	       (peer->last_sent_final_len &&
+		!crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN));
+}
+
+/*
+ * No working session with @peer that a replay could disturb: nothing
+ * authenticated came from it for REKEY_TIMEOUT and no session with it is
+ * that young (a peer that rebooted and lost its sessions), or the current
+ * session is older than REKEY_AFTER_TIME (a renewal is due anyway).
+ */
+static bool noise_hs_peer_renewable(struct noise_peer *peer)
+{
+	u64 now = get_jiffies_64(), last = atomic64_read(&peer->last_auth_rx);
+	struct noise_keypair *cur, *next;
+	bool ok;
+
+	rcu_read_lock_bh();
+	cur = rcu_dereference_bh(peer->keypairs.current_kp);
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	if (cur && now - cur->birth >= noise_scaled(NOISE_REKEY_AFTER_TIME))
+		ok = true;
+	else
+		ok = (!last || now - last >= NOISE_REKEY_TIMEOUT) &&
+		     (!cur || now - cur->birth >= NOISE_REKEY_TIMEOUT) &&
+		     (!next || now - next->birth >= NOISE_REKEY_TIMEOUT);
+	rcu_read_unlock_bh();
+	return ok;
+}
+
+/*
+ * Replayed or stale initiation (Documentation/wire-format.rst, timestamp
+ * rule). A message 1 is taken when its timestamp is newer than the newest
+ * seen from @peer (it becomes the newest). One not newer is taken only
+ * when it is the initiation we answered with keys changed since (once:
+ * answered again with the new keys), or when no working session could be
+ * disturbed (noise_hs_peer_renewable()): so a peer whose clock went back
+ * (a reboot without RTC) gets in after REKEY_TIMEOUT of silence and
+ * renews its sessions when they are due, while a replay costs at most one
+ * DH and an unconfirmed session; it never replaces a working session (a
+ * session we answer waits for the peer's first packet, which a replayer
+ * cannot make). The newest timestamp never goes back.
+ */
 static bool noise_hs_timestamp_ok(struct noise_hs *nhs, struct noise_peer *peer)
 {
-	if (memcmp(nhs->payload, peer->latest_timestamp, NOISE_TIMESTAMP_LEN) <= 0)
+	lockdep_assert_held(&nhs->nd->hs_lock);
+	if (memcmp(nhs->payload, peer->latest_timestamp, NOISE_TIMESTAMP_LEN) > 0) {
+		memcpy(peer->latest_timestamp, nhs->payload, NOISE_TIMESTAMP_LEN);
+		peer->rekey_mac1_ok = false;
+		return true;
+	}
+	if (peer->rekey_mac1_ok &&
+	    !crypto_memneq(peer->rekey_mac1, nhs->last_read_mac1, NOISE_MAC_LEN)) {
+		peer->rekey_mac1_ok = false;
+		return true;
+	}
+	/* A resend of what we answered: the caller sends the answer again. */
+	if (noise_hs_answered(peer, nhs->last_read_mac1))
 		return false;
-	memcpy(peer->latest_timestamp, nhs->payload, NOISE_TIMESTAMP_LEN);
-	return true;
+	return noise_hs_peer_renewable(peer);
 }
 
 /* The unconfirmed final message again (its MACs again: a cookie may have come). */
@@ -440,6 +499,22 @@ static void noise_hs_resend_for(struct noise_peer *peer, const u8 *mac1)
 	else if (peer->last_sent_final_len &&
 		 !crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN))
 		noise_hs_send_final(peer, false);
+}
+
+/*
+ * The peer initiated while our own initiation stays (tie-break): it did
+ * not answer ours, maybe because it could not yet (its keys changed after
+ * ours went out: Documentation/timers.rst, key changes). Send ours again
+ * now rather than at its next retransmission, unless it went out just now
+ * (the two crossed).
+ */
+static void noise_hs_resend_mine(struct noise_peer *peer)
+{
+	struct noise_hs *mine = peer->hs;
+
+	if (mine && mine->role == NOISE_INITIATOR && mine->next_msgno == 2 &&
+	    time_after(jiffies, mine->last_sent_at + NOISE_HS_RETRANSMIT / 4))
+		noise_hs_send_last(mine);
 }
 
 /* A duplicate of a message 1 an anonymous responder handshake answered. */
@@ -486,8 +561,10 @@ static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
 			noise_hs_resend_for(peer, nhs->last_read_mac1);
 			goto drop_hs;
 		}
-		if (noise_hs_bind(nhs, peer))
+		if (noise_hs_bind(nhs, peer)) {
+			noise_hs_resend_mine(peer);
 			goto drop_hs;
+		}
 	} else {
 		noise_hs_anon_add(nd, nhs);
 	}

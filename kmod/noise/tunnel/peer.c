@@ -37,7 +37,8 @@ static unsigned int noise_peer_dh_len(struct noise_device *nd)
 
 /**
  * noise_peer_derive_keys() - precompute ss, the hint key and the MAC1 key.
- * @peer: the peer (conf_lock held).
+ * @peer: the peer (conf_lock held; hs_lock too once the peer is on the
+ *	device's list: the handshake work reads them under it).
  *
  * Context: process, conf_lock held.
  * Return: 0, or -EINVAL when there is no private key or ss is degenerate
@@ -391,7 +392,9 @@ int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
  *
  * A handshake in progress used the old keys: it goes. The sessions stay
  * (they carry the traffic until the new session replaces them; a caller
- * that must not use them clears them first). A peer with neither a
+ * that must not use them clears them first). An initiation we answered
+ * with the old keys is answered again with the new ones when the peer
+ * resends it. A peer with neither a
  * session nor a handshake gets none now (configuring a device sends
  * nothing): its next packet starts one. Documentation/timers.rst.
  * Context: process, hs_lock held.
@@ -403,6 +406,18 @@ void noise_peer_rehandshake(struct noise_peer *peer)
 	lockdep_assert_held(&peer->nd->hs_lock);
 	live = peer->hs || rcu_access_pointer(peer->keypairs.current_kp) ||
 	       rcu_access_pointer(peer->keypairs.next_kp);
+	/*
+	 * The initiation we answered with the old keys: the peer resends it
+	 * while it waits, and it is answered again with the new ones (its
+	 * timestamp is not newer, hs.c lets this one through once).
+	 */
+	peer->rekey_mac1_ok = true;
+	if (peer->hs && peer->hs->role == NOISE_RESPONDER)
+		memcpy(peer->rekey_mac1, peer->hs->last_read_mac1, NOISE_MAC_LEN);
+	else if (peer->last_sent_final_len)
+		memcpy(peer->rekey_mac1, peer->final_trigger_mac1, NOISE_MAC_LEN);
+	else
+		peer->rekey_mac1_ok = false;
 	noise_hs_clear_peer(peer);
 	if (live && netif_running(peer->nd->dev) &&
 	    READ_ONCE(peer->endpoint.addr.sa_family))

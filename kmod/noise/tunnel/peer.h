@@ -141,7 +141,12 @@ struct noise_hs {
  *	session it created is confirmed (retransmitted on timer/duplicate);
  *	@final_sent_at: when it was last sent (jiffies, dev->hs_lock).
  * @latest_timestamp: the newest TAI64N timestamp seen in its message 1
- *	(replayed initiations are refused).
+ *	(replayed initiations are refused; wire-format.rst, timestamp rule).
+ * @rekey_mac1: MAC1 of the initiation we last answered, kept when our keys
+ *	for the peer changed (@rekey_mac1_ok): its resend is answered again
+ *	with the new keys, once (dev->hs_lock).
+ * @last_auth_rx: when an authenticated transport message last came
+ *	(jiffies64; 0 never).
  * @staged: packets waiting for a session (bounded, NOISE_MAX_STAGED).
  * @tx_queue: encrypted-in-order queue (queueing.c), @tx_work sends it.
  * @rx_queue: received transport packets in arrival order while the workers
@@ -178,6 +183,9 @@ struct noise_peer {
 	unsigned int final_retries;
 	unsigned long final_sent_at;
 	u8 latest_timestamp[NOISE_TIMESTAMP_LEN];
+	u8 rekey_mac1[NOISE_MAC_LEN];
+	bool rekey_mac1_ok;
+	atomic64_t last_auth_rx;
 	struct sk_buff_head staged;
 	struct sk_buff_head tx_queue;
 	struct work_struct tx_work;

@@ -172,6 +172,7 @@ void noise_timers_data_received(struct noise_peer *peer)
 void noise_timers_any_packet_received(struct noise_peer *peer,
 				      struct noise_keypair *kp)
 {
+	atomic64_set(&peer->last_auth_rx, get_jiffies_64());
 	del_timer(&peer->timer_new_handshake);
 	noise_timers_traffic(peer);
 	if (get_jiffies_64() - kp->birth >= noise_scaled(NOISE_REKEY_LAST_MINUTE) &&
