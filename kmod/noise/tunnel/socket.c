@@ -179,12 +179,15 @@ static int noise_send_ep(struct noise_device *nd, struct sk_buff *skb,
  * that segments UDP itself (veth, loopback) or segments it in software
  * before the device (validate_xmit_skb()); a receiving socket that does
  * not take GSO skbs (kernel WireGuard's; ours with udp_gro=0) has it split
- * into the same separate datagrams (udp_queue_rcv_skb()). Read per send.
+ * into the same separate datagrams (udp_queue_rcv_skb()), at the cost of
+ * a copy of each message there (skb_segment() un-shares the clones). Off
+ * by default: in UML over veth the saving and that copy cancel out within
+ * the noise (Documentation/bench-tunnels.rst). Read per send.
  */
-static bool udp_gso = true;
+static bool udp_gso;
 module_param(udp_gso, bool, 0644);
 MODULE_PARM_DESC(udp_gso,
-		 "send equal-size messages encrypted together as one UDP GSO skb (default 1; 0: one udp_tunnel_xmit_skb per message)");
+		 "send equal-size messages encrypted together as one UDP GSO skb (default 0: one udp_tunnel_xmit_skb per message; no gain measured in UML, receivers copy each message when they split it)");
 
 /* The most messages and bytes in one GSO skb: UDP and IP length fields. */
 #define NOISE_GSO_MAX_SEGS	UDP_MAX_SEGMENTS
