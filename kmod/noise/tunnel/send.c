@@ -172,11 +172,15 @@ int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 			ad, padded, done, data);
 }
 
-/*
- * Send what noise_send_staged() encrypted inline, in order: runs of equal
- * size (the last of a run may be shorter) as one UDP GSO skb each when
- * noise_socket_gso_ok() (socket.c: module parameter udp_gso), else one
- * datagram per message. Consumes @list and its keypair references.
+/**
+ * noise_tx_send_list() - send what noise_send_staged() encrypted inline.
+ * @peer: the peer (held by the caller).
+ * @list: encrypted messages in nonce order, each holding a keypair
+ *	reference; emptied (messages and references consumed).
+ *
+ * Runs of equal size (the last of a run may be shorter) leave as one UDP
+ * GSO skb each when noise_socket_gso_ok() (socket.c: module parameter
+ * udp_gso), else one datagram per message; counters and timers as for one.
  * Context: softirq or BH disabled.
  */
 void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list)
