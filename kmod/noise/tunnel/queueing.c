@@ -111,8 +111,12 @@ bool noise_crypt_use_inline(void)
 	return mode < 0 ? num_online_cpus() == 1 : mode;
 }
 
-/* Context: any (BH disabled or softirq). */
-static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb)
+/*
+ * Context: any (BH disabled or softirq). A packet encrypted synchronously
+ * goes to @sent when given (the caller sends the batch), else out at once.
+ */
+static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb,
+			       struct sk_buff_head *sent)
 {
 	struct noise_crypt_slot *s;
 	bool tx = NOISE_CB(skb)->dir == NOISE_CB_TX;
@@ -129,7 +133,9 @@ static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb)
 		   noise_decrypt_skb(skb, s, noise_inline_done, skb);
 	if (err == -EINPROGRESS || err == -EBUSY)
 		return true;
-	if (tx)
+	if (tx && sent && !err)
+		__skb_queue_tail(sent, skb);
+	else if (tx)
 		noise_tx_finish(skb, err, true);
 	else
 		noise_rx_finish(skb, err);
@@ -170,15 +176,19 @@ static bool noise_rx_enqueue(struct sk_buff *skb)
  * noise_crypt_dispatch() - encrypt or decrypt @skb (NOISE_CB(skb)->dir).
  * @nd: the device.
  * @skb: the packet; its cb holds the keypair and nonce.
+ * @sent: send only: NULL, or where a packet encrypted inline and at once
+ *	is put (still holding its keypair reference) for the caller to send
+ *	with noise_tx_send_list(); without it, it is sent here.
  *
  * Context: softirq or BH disabled.
  */
-void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb)
+void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
+			  struct sk_buff_head *sent)
 {
 	struct noise_worker *w;
 	int cpu;
 
-	if (noise_crypt_inline(nd, skb))
+	if (noise_crypt_inline(nd, skb, sent))
 		return;
 	if (NOISE_CB(skb)->dir == NOISE_CB_TX && !NOISE_CB(skb)->queued) {
 		/* The inline slot was busy: keep it in the per-peer order. */

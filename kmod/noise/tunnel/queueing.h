@@ -17,6 +17,7 @@
 
 struct noise_device;
 struct noise_keypair;
+struct noise_peer;
 
 enum noise_cb_state { NOISE_CB_PENDING, NOISE_CB_DONE, NOISE_CB_DEAD };
 enum noise_cb_dir { NOISE_CB_TX, NOISE_CB_RX };
@@ -57,7 +58,8 @@ struct noise_worker {
 int noise_queueing_init(struct noise_device *nd);
 void noise_queueing_free(struct noise_device *nd);
 void noise_queueing_flush(struct noise_device *nd);
-void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb);
+void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
+			  struct sk_buff_head *sent);
 bool noise_crypt_use_inline(void);
 
 /* send.c and receive.c: one operation, and what follows it. */
@@ -66,6 +68,7 @@ int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 		      noise_crypt_done_t done, void *data);
 void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx);
+void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list);
 void noise_rx_finish(struct sk_buff *skb, int err);
 
 #endif /* _NOISE_TUNNEL_QUEUEING_H */

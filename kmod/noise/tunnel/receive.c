@@ -314,7 +314,7 @@ static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
 	NOISE_CB(skb)->dir = NOISE_CB_RX;
 	NOISE_CB(skb)->queued = false;
 	NOISE_CB(skb)->state = NOISE_CB_PENDING;
-	noise_crypt_dispatch(nd, skb);
+	noise_crypt_dispatch(nd, skb, NULL);
 	return;
 drop_kp:
 	noise_count_drop(nd, kp->entry.peer, why);

@@ -25,21 +25,27 @@
 #include "tunnel.h"
 #include "wg.h"
 
-static void noise_stats_tx(struct noise_device *nd, struct noise_peer *peer,
-			   unsigned int len)
+static void noise_stats_tx_n(struct noise_device *nd, struct noise_peer *peer,
+			     unsigned int n, unsigned int len)
 {
 	struct noise_pcpu_stats *s;
 
 	s = this_cpu_ptr(nd->stats);
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_packets);
+	u64_stats_add(&s->tx_packets, n);
 	u64_stats_add(&s->tx_bytes, len);
 	u64_stats_update_end(&s->syncp);
 	s = this_cpu_ptr(peer->stats);
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_packets);
+	u64_stats_add(&s->tx_packets, n);
 	u64_stats_add(&s->tx_bytes, len);
 	u64_stats_update_end(&s->syncp);
+}
+
+static void noise_stats_tx(struct noise_device *nd, struct noise_peer *peer,
+			   unsigned int len)
+{
+	noise_stats_tx_n(nd, peer, 1, len);
 }
 
 /*
@@ -72,7 +78,7 @@ static bool noise_kp_send_ok(struct noise_peer *peer, struct noise_keypair *kp)
 void noise_send_staged(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
-	struct sk_buff_head batch;
+	struct sk_buff_head batch, sent;
 	struct noise_keypair *kp;
 	struct sk_buff *skb;
 	bool inl = noise_crypt_use_inline();
@@ -86,6 +92,7 @@ void noise_send_staged(struct noise_peer *peer)
 		return;
 	}
 	__skb_queue_head_init(&batch);
+	__skb_queue_head_init(&sent);
 	spin_lock_bh(&peer->staged.lock);
 	skb_queue_splice_init(&peer->staged, &batch);
 	spin_unlock_bh(&peer->staged.lock);
@@ -107,10 +114,11 @@ void noise_send_staged(struct noise_peer *peer)
 		if (!inl)
 			__skb_queue_tail(&peer->tx_queue, skb);
 		spin_unlock_bh(&peer->tx_queue.lock);
-		noise_crypt_dispatch(nd, skb);
+		noise_crypt_dispatch(nd, skb, &sent);
 		spin_lock_bh(&peer->tx_queue.lock);
 	}
 	spin_unlock_bh(&peer->tx_queue.lock);
+	noise_tx_send_list(peer, &sent);
 	if (!skb_queue_empty(&batch)) {	/* counter exhausted */
 		spin_lock_bh(&peer->staged.lock);
 		skb_queue_splice(&batch, &peer->staged);
@@ -162,6 +170,57 @@ int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	return noise_cipher_encrypt_async_at(kp->send,
 			s->req[noise_kp_cipher(kp)], cb->nonce, s->sg,
 			ad, padded, done, data);
+}
+
+/**
+ * noise_tx_send_list() - send what noise_send_staged() encrypted inline.
+ * @peer: the peer (held by the caller).
+ * @list: encrypted messages in nonce order, each holding a keypair
+ *	reference; emptied (messages and references consumed).
+ *
+ * Runs of equal size (the last of a run may be shorter) leave as one UDP
+ * GSO skb each when noise_socket_gso_ok() (socket.c: module parameter
+ * udp_gso), else one datagram per message; counters and timers as for one.
+ * Context: softirq or BH disabled.
+ */
+void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list)
+{
+	unsigned int n, inner, total, size;
+	struct sk_buff_head run;
+	struct sk_buff *skb;
+	bool gso;
+
+	if (skb_queue_empty(list))
+		return;
+	gso = skb_queue_len(list) > 1 && noise_socket_gso_ok();
+	__skb_queue_head_init(&run);
+	while ((skb = skb_peek(list))) {
+		n = 0;
+		inner = 0;
+		total = 0;
+		size = skb->len;
+		while ((skb = skb_peek(list))) {
+			if (n && !noise_socket_gso_fits(skb, n, total, size))
+				break;
+			__skb_unlink(skb, list);
+			__skb_queue_tail(&run, skb);
+			inner += NOISE_CB(skb)->inner_len;
+			total += skb->len;
+			noise_keypair_put(NOISE_CB(skb)->kp);
+			n++;
+			/* A short one ends the run; so does one we cannot chain. */
+			if (!gso || skb->len < size ||
+			    !noise_socket_gso_fits(skb, 0, 0, size))
+				break;
+		}
+		if (noise_socket_send_run(peer, &run))
+			continue;
+		if (inner)
+			noise_stats_tx_n(peer->nd, peer, n, inner);
+		noise_timers_any_packet_sent(peer);
+		if (inner)
+			noise_timers_data_sent(peer);
+	}
 }
 
 static void noise_tx_send(struct sk_buff *skb)

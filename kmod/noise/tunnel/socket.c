@@ -7,6 +7,7 @@
 
 #include <linux/inetdevice.h>
 #include <linux/ipv6.h>
+#include <linux/moduleparam.h>
 #include <linux/udp.h>
 #include <net/dst_cache.h>
 #include <net/ip.h>
@@ -170,6 +171,103 @@ static int noise_send_ep(struct noise_device *nd, struct sk_buff *skb,
 	return -EDESTADDRREQ;
 }
 
+/*
+ * UDP GSO on the outer send path: runs of equal-size messages encrypted
+ * together (one inner GSO packet segmented) leave as one skb
+ * (SKB_GSO_UDP_L4, gso_size = the message size, the messages chained on
+ * its frag_list, no copy). The stack keeps it whole as far as a device
+ * that segments UDP itself (veth, loopback) or segments it in software
+ * before the device (validate_xmit_skb()); a receiving socket that does
+ * not take GSO skbs (kernel WireGuard's; ours with udp_gro=0) has it split
+ * into the same separate datagrams (udp_queue_rcv_skb()), at the cost of
+ * a copy of each message there (skb_segment() un-shares the clones). Off
+ * by default: in UML over veth the saving and that copy cancel out within
+ * the noise (Documentation/bench-tunnels.rst). Read per send.
+ */
+static bool udp_gso;
+module_param(udp_gso, bool, 0644);
+MODULE_PARM_DESC(udp_gso,
+		 "send equal-size messages encrypted together as one UDP GSO skb (default 0: one udp_tunnel_xmit_skb per message; no gain measured in UML, receivers copy each message when they split it)");
+
+/* The most messages and bytes in one GSO skb: UDP and IP length fields. */
+#define NOISE_GSO_MAX_SEGS	UDP_MAX_SEGMENTS
+#define NOISE_GSO_MAX_BYTES	(U16_MAX - sizeof(struct iphdr) - sizeof(struct udphdr))
+
+/**
+ * noise_socket_gso_ok() - may sends be coalesced into UDP GSO skbs now?
+ *
+ * Context: any.
+ * Return: udp_gso set and no KUnit send tap (it sees single messages).
+ */
+bool noise_socket_gso_ok(void)
+{
+	return READ_ONCE(udp_gso) && !READ_ONCE(noise_test_tap);
+}
+
+/**
+ * noise_socket_gso_fits() - may @skb join a run of @n messages?
+ * @skb: the next message (linear, as noise_xmit_stage() segments).
+ * @n: messages in the run so far.
+ * @total: their bytes.
+ * @size: the size of each (the run's first).
+ *
+ * Context: any.
+ * Return: true if @skb is linear, at most @size long, and the run with it
+ *	stays within the UDP GSO limits.
+ */
+bool noise_socket_gso_fits(const struct sk_buff *skb, unsigned int n,
+			   unsigned int total, unsigned int size)
+{
+	return skb_headlen(skb) == skb->len && skb->len <= size && skb->len &&
+	       n < NOISE_GSO_MAX_SEGS && total + skb->len <= NOISE_GSO_MAX_BYTES;
+}
+
+/**
+ * noise_socket_send_run() - send a run of encrypted messages to a peer.
+ * @peer: the peer.
+ * @run: one message, or messages that passed noise_socket_gso_fits() in
+ *	order (all of the first one's size, the last maybe shorter); emptied.
+ *
+ * Context: softirq or BH disabled.
+ * Return: 0 or -errno (all freed either way).
+ */
+int noise_socket_send_run(struct noise_peer *peer, struct sk_buff_head *run)
+{
+	unsigned int n = skb_queue_len(run);
+	struct sk_buff *head, *skb, **tail;
+
+	if (n == 1) {
+		skb = __skb_dequeue(run);
+		skb->ip_summed = CHECKSUM_NONE;
+		return noise_socket_send_skb(peer, skb);
+	}
+	head = alloc_skb(NOISE_SKB_HEADROOM, GFP_ATOMIC);
+	if (unlikely(!head)) {
+		__skb_queue_purge(run);
+		return -ENOMEM;
+	}
+	skb_reserve(head, NOISE_SKB_HEADROOM);
+	skb_set_inner_network_header(head, 0);
+	skb_shinfo(head)->gso_size = skb_peek(run)->len;
+	tail = &skb_shinfo(head)->frag_list;
+	while ((skb = __skb_dequeue(run))) {
+		head->len += skb->len;
+		head->data_len += skb->len;
+		head->truesize += skb->truesize;
+		*tail = skb;
+		tail = &skb->next;
+	}
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_L4;
+	skb_shinfo(head)->gso_segs = n;
+	/* __udp_gso_segment() wants the checksum to start at the UDP header
+	 * that udp_tunnel_xmit_skb() pushes right in front of the data.
+	 */
+	head->ip_summed = CHECKSUM_PARTIAL;
+	head->csum_start = skb_headroom(head) - sizeof(struct udphdr);
+	head->csum_offset = offsetof(struct udphdr, check);
+	return noise_socket_send_skb(peer, head);
+}
+
 /**
  * noise_socket_send_skb() - send an encrypted or handshake skb to a peer.
  * @peer: the peer; its endpoint is read under endpoint_lock.
@@ -294,6 +392,20 @@ static void noise_sock_free(struct sock *sk)
 	udp_tunnel_sock_release(sk->sk_socket);
 }
 
+/*
+ * UDP GRO on receive: a device that runs GRO (NAPI) may merge our incoming
+ * datagrams of one flow into one SKB_GSO_UDP_L4 skb, which then crosses
+ * the IP layer once. The UDP layer (6.12) splits every such skb back
+ * into its datagrams before an encapsulation socket's encap_rcv sees it
+ * (udp_unexpected_gso()), so each message still reaches noise_receive()
+ * alone, with every check and drop counter; the socket never holds a
+ * merged skb. Read when a socket is opened (ListenPort / device up).
+ */
+static bool udp_gro;
+module_param(udp_gro, bool, 0644);
+MODULE_PARM_DESC(udp_gro,
+		 "let GRO merge received datagrams (UDP_GRO on new sockets; the UDP layer splits them before noise's encap_rcv; default 0)");
+
 static int noise_sock_create(struct noise_device *nd, int family, u16 port,
 			     struct sock **out)
 {
@@ -321,6 +433,8 @@ static int noise_sock_create(struct noise_device *nd, int family, u16 port,
 	sock->sk->sk_mark = nd->fwmark;
 	sk_set_memalloc(sock->sk);
 	setup_udp_tunnel_sock(nd->net, sock, &cfg);
+	if (READ_ONCE(udp_gro))		/* as setsockopt(UDP_GRO, 1) */
+		udp_set_bit(GRO_ENABLED, sock->sk);
 	*out = sock->sk;
 	return 0;
 }

@@ -16,6 +16,10 @@ struct noise_endpoint;
 int noise_socket_open(struct noise_device *nd, u16 port);
 void noise_socket_close(struct noise_device *nd);
 int noise_socket_send_skb(struct noise_peer *peer, struct sk_buff *skb);
+bool noise_socket_gso_ok(void);
+bool noise_socket_gso_fits(const struct sk_buff *skb, unsigned int n,
+			   unsigned int total, unsigned int size);
+int noise_socket_send_run(struct noise_peer *peer, struct sk_buff_head *run);
 int noise_socket_send_buffer(struct noise_peer *peer, const void *buf,
 			     size_t len);
 int noise_socket_send_buffer_to(struct noise_device *nd,
