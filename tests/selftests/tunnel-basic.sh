@@ -4,7 +4,8 @@
 # A noise tunnel between two namespaces over a veth pair, with the default
 # protocol (Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s), configured with
 # noisectl setconf: ping and iperf3 TCP and UDP through it, IPv4 and IPv6
-# inside, over IPv4 and then IPv6 outside; the handshake on the first
+# inside, over IPv4 and then IPv6 outside (TCP once more with UDP GSO on,
+# udp_gso=1: messages coalesced, nothing dropped); the handshake on the first
 # packet, the counters on both sides, `noisectl monitor` seeing the peers
 # and the handshake; then the devices, and the module with a device up,
 # removed while traffic runs through them; kmemleak clean.
@@ -61,6 +62,26 @@ check_counters() {
 		"$(nt_peer_stat 2 "$NT_PUB1" rx_bytes)" &&
 	st_eq "side 2 tx_bytes vs side 1 rx_bytes" "$(nt_peer_stat 2 "$NT_PUB1" tx_bytes)" \
 		"$(nt_peer_stat 1 "$NT_PUB2" rx_bytes)"
+}
+
+# gso_traffic: with udp_gso=1 (module parameter, off by default) iperf3
+# TCP both ways, IPv6 outside: side 1's equal-size messages leave in UDP
+# GSO skbs (fewer skbs on its veth than messages its device sent: the
+# coalescing happened), side 2 gets each one as its own datagram through
+# every check: no drop counted, byte counts equal both ways (check_counters).
+GSO_P=/sys/module/noise/parameters/udp_gso
+gso_traffic() {
+	local rc=0 m0 v0 m v
+	echo 1 > "$GSO_P" || return 1
+	m0=$(nt_dev_stat 1 tx_packets) v0=$(nt_x 1 cat /sys/class/net/veth0/statistics/tx_packets)
+	nt_iperf3 1 "$NT_IN4_2" 1 || rc=1
+	m=$(($(nt_dev_stat 1 tx_packets) - m0))
+	v=$(($(nt_x 1 cat /sys/class/net/veth0/statistics/tx_packets) - v0))
+	nt_iperf3 2 "$NT_IN4_1" 1 || rc=1
+	echo 0 > "$GSO_P"
+	echo "side 1 during its TCP run: $m messages in $v skbs on its veth"
+	[ $rc = 0 ] && st_ge "messages per veth skb x10" "$((m * 10 / (v ? v : 1)))" 20 &&
+	check_counters
 }
 
 check_endpoint() {	# side 2 knows side 1 at $1
@@ -131,7 +152,7 @@ new_tunnel() {
 	nt_devs && nt_up "$PROTO" 4 && nt_ping_first 1 "$NT_IN4_2"
 }
 
-st_plan 27
+st_plan 28
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_run_v "iperf3 TCP over the bare veth (baseline)" nt_iperf3 1 10.99.0.2 1
 st_must "load noise.ko" noise_load
@@ -155,6 +176,7 @@ st_run "ping6 inside, IPv6 outside" nt_ping 1 "$NT_IN6_2"
 st_run "side 2 learned side 1's IPv6 endpoint from the handshake" check_endpoint "[fd99::1]:$NT_PORT1"
 st_run_v "iperf3 TCP, IPv4 inside, IPv6 outside" nt_iperf3 1 "$NT_IN4_2" 1
 st_run_v "iperf3 UDP, IPv6 inside and outside" nt_iperf3 2 "$NT_IN6_1" 0.5 -u -b 2M
+st_run_v "udp_gso=1: iperf3 TCP both ways, messages coalesced, no drop, bytes equal" gso_traffic
 st_run "both devices deleted with TCP and UDP traffic running" del_with_traffic
 st_must "a new tunnel: devices, setconf, ping" new_tunnel
 st_run "rmmod noise with devices up and traffic running" rmmod_with_traffic
