@@ -68,10 +68,15 @@ check_counters() {
 # TCP both ways, IPv6 outside: side 1's equal-size messages leave in UDP
 # GSO skbs (fewer skbs on its veth than messages its device sent: the
 # coalescing happened), side 2 gets each one as its own datagram through
-# every check: no drop counted, byte counts equal both ways (check_counters).
+# every check: no drop counter moves on either side, and the byte counts
+# are equal both ways once idle.
 GSO_P=/sys/module/noise/parameters/udp_gso
+drops_sum() {	# drops_sum SIDE: the sum of the device's drop_* counters
+	nt_json "$1" '[.stats | to_entries[] | select(.key | startswith("drop_")) | .value] | add'
+}
 gso_traffic() {
-	local rc=0 m0 v0 m v
+	local rc=0 m0 v0 m v d1 d2
+	d1=$(drops_sum 1) d2=$(drops_sum 2)
 	echo 1 > "$GSO_P" || return 1
 	m0=$(nt_dev_stat 1 tx_packets) v0=$(nt_x 1 cat /sys/class/net/veth0/statistics/tx_packets)
 	nt_iperf3 1 "$NT_IN4_2" 1 || rc=1
@@ -81,7 +86,12 @@ gso_traffic() {
 	echo 0 > "$GSO_P"
 	echo "side 1 during its TCP run: $m messages in $v skbs on its veth"
 	[ $rc = 0 ] && st_ge "messages per veth skb x10" "$((m * 10 / (v ? v : 1)))" 20 &&
-	check_counters
+	st_eq "side 1 drops meanwhile" "$(($(drops_sum 1) - d1))" 0 &&
+	st_eq "side 2 drops meanwhile" "$(($(drops_sum 2) - d2))" 0 &&
+	st_eq "side 1 tx_bytes vs side 2 rx_bytes" "$(nt_peer_stat 1 "$NT_PUB2" tx_bytes)" \
+		"$(nt_peer_stat 2 "$NT_PUB1" rx_bytes)" &&
+	st_eq "side 2 tx_bytes vs side 1 rx_bytes" "$(nt_peer_stat 2 "$NT_PUB1" tx_bytes)" \
+		"$(nt_peer_stat 1 "$NT_PUB2" rx_bytes)"
 }
 
 check_endpoint() {	# side 2 knows side 1 at $1
