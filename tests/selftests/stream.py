@@ -44,7 +44,14 @@ def send(s, addr, port, rate, stop):
 
 
 def recv(s, addr, port, stop, idle):
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    # SO_RCVBUF is capped by net.core.rmem_max (208 KiB): about a second
+    # of the stream, and the debug guest can stall the receiver longer
+    # (RcvbufErrors, not a tunnel loss). As root, force 8 MiB.
+    try:
+        force = getattr(socket, 'SO_RCVBUFFORCE', 33)
+        s.setsockopt(socket.SOL_SOCKET, force, 8 << 20)
+    except OSError:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     s.bind((addr, port))
     s.settimeout(0.2)
     print('ready', flush=True)
