@@ -36,6 +36,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../tests/selftests/msgfile.h"
 
 #define BATCH		64
 #define MSG_LEN		148
@@ -52,39 +53,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	atomic_store(&stop, 1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int read_msgs(const char *path, unsigned char **out, size_t *count)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long size;
-
-	if (!f)
-		return -1;
-	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
-	if (size <= 0 || size % MSG_LEN || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return -1;
-	}
-	buf = malloc(size);
-	if (!buf || fread(buf, 1, size, f) != (size_t)size) {
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	*out = buf;
-	*count = size / MSG_LEN;
-	return 0;
 }
 
 static unsigned int le32(const unsigned char *p)
@@ -174,7 +142,7 @@ int main(int argc, char **argv)
 	if (!refill)
 		refill = 1;
 	dst.sin_port = htons(atoi(argv[3]));
-	if (read_msgs(argv[4], &msgs, &count)) {
+	if (read_msgs(argv[4], MSG_LEN, &msgs, &count)) {
 		fprintf(stderr, "hsflood: %s: not a whole number of %d-byte messages\n",
 			argv[4], MSG_LEN);
 		return 2;

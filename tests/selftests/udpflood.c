@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "msgfile.h"
 
 #define BATCH 64
 
@@ -28,39 +29,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	atomic_store(&stop, 1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int read_msgs(const char *path, size_t len, unsigned char **out, size_t *count)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long size;
-
-	if (!f)
-		return -1;
-	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
-	if (size <= 0 || size % len || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return -1;
-	}
-	buf = malloc(size);
-	if (!buf || fread(buf, 1, size, f) != (size_t)size) {
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	*out = buf;
-	*count = size / len;
-	return 0;
 }
 
 int main(int argc, char **argv)
