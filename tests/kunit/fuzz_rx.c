@@ -27,6 +27,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include "compat.h"
 #include "tunnel/device.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
@@ -782,6 +783,48 @@ static void fz_rx_flood(struct kunit *test)
 		   div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC), fz_seed());
 }
 
+/*
+ * The protocol changes while a message 1, checked (type, length, MAC1)
+ * against the old protocol, waits in B's handshake queue: the work drops
+ * it (drop_hs_queue); it is never parsed with the new protocol's lengths.
+ */
+static void fz_rx_proto_swap(struct kunit *test)
+{
+#if NOISE_KERNEL_AT_LEAST(6, 10)
+	static const char other[] = "Noise_XX_448_ChaChaPoly_BLAKE2b";
+	u64 before[NOISE_DROP_COUNT], after[NOISE_DROP_COUNT];
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
+	struct fz_rx *c = fz_setup(test);
+	int err;
+
+	fz_handshake(c);
+	KUNIT_ASSERT_NE(test, c->hs_len[1], 0U);
+	fz_flush(c);
+	fz_drain(c);
+	disable_work_sync(&c->b->hs_work);
+	fz_read_drops(c->b, before);
+	fz_inject(c, c->b, c->hs[1], c->hs_len[1], 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&c->b->hs_queue), 1U);
+	KUNIT_ASSERT_EQ(test, noise_dh_generate(NOISE_DH_448, priv, pub), 0);
+	mutex_lock(&c->b->conf_lock);
+	err = noise_device_set_protocol(c->b, other, NULL);
+	if (!err)
+		err = noise_device_set_private_key(c->b, priv);
+	mutex_unlock(&c->b->conf_lock);
+	memzero_explicit(priv, sizeof(priv));
+	enable_work(&c->b->hs_work);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	queue_work(c->b->hs_wq, &c->b->hs_work);
+	fz_flush(c);
+	fz_read_drops(c->b, after);
+	KUNIT_EXPECT_EQ(test, after[NOISE_DROP_HS_QUEUE] - before[NOISE_DROP_HS_QUEUE], 1ULL);
+	KUNIT_EXPECT_EQ(test, after[NOISE_DROP_HANDSHAKE], before[NOISE_DROP_HANDSHAKE]);
+	KUNIT_EXPECT_EQ(test, c->b->num_anon, 0U);
+#else
+	kunit_skip(test, "needs disable_work_sync() (6.10)");
+#endif
+}
+
 static int fz_suite_init(struct kunit_suite *suite)
 {
 	pr_info("noise_fuzz: seed %llu (replay: insmod noise_fuzz_kunit.ko seed=%llu)\n",
@@ -791,6 +834,7 @@ static int fz_suite_init(struct kunit_suite *suite)
 
 static struct kunit_case fz_rx_cases[] = {
 	KUNIT_CASE_PARAM(fz_rx_flood, fz_proto_gen_params),
+	KUNIT_CASE_PARAM(fz_rx_proto_swap, fz_proto_gen_params),
 	{}
 };
 

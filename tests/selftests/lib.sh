@@ -371,7 +371,10 @@ NT_IN6_2=fd10::2
 
 # nt_proto_dh NAME: the DH function of a protocol name (25519 or 448).
 nt_proto_dh() {
-	echo "$1" | cut -d_ -f3
+	case $1 in
+	WireGuard) echo 25519 ;;
+	*) echo "$1" | cut -d_ -f3 ;;
+	esac
 }
 
 # nt_proto_psks NAME: the number of psk tokens of its pattern.
@@ -479,7 +482,8 @@ nt_dev() {
 # nt_up PROTO [OUTER]: a tunnel between the sides, both configured with
 # PROTO (OUTER 4 or 6: the endpoints' family, default 4), created when
 # missing; keys made here. NT_NO_EP2=1: side 2 is not told side 1's
-# endpoint (it learns it from the handshake).
+# endpoint (it learns it from the handshake). NT_ADDR1, NT_ADDR2: the
+# sides' outer IPv4 addresses when not those of st_netns_pair.
 nt_up() {
 	local proto=$1 outer=${2:-4} dh ep1 ep2
 	dh=$(nt_proto_dh "$proto")
@@ -491,7 +495,7 @@ nt_up() {
 	if [ "$outer" = 6 ]; then
 		ep1="[fd99::1]:$NT_PORT1" ep2="[fd99::2]:$NT_PORT2"
 	else
-		ep1="10.99.0.1:$NT_PORT1" ep2="10.99.0.2:$NT_PORT2"
+		ep1="${NT_ADDR1:-10.99.0.1}:$NT_PORT1" ep2="${NT_ADDR2:-10.99.0.2}:$NT_PORT2"
 	fi
 	nt_conf "$st_tmp/noise-1.conf" "$proto" "$NT_PRIV1" "$NT_PORT1" \
 		"$NT_PUB2" "$ep2" "$NT_IN4_2/32, $NT_IN6_2/128" "$NT_PSK"

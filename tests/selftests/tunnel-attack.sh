@@ -1,0 +1,291 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# An attacker on the path. A third namespace routes between the two sides
+# (side 1 10.98.1.1, side 2 10.98.2.2, each with a default route through
+# it), sees every datagram (attack.py sniff) and sends any datagram from
+# any source address (attack.py send: raw IPv4). For each protocol (IK,
+# XX, KKpsk0: a psk pattern whose message 1 is found by its hint, and the
+# WireGuard profile) a tunnel comes up, a numbered stream runs from side 1
+# to side 2 (stream.py), and each attack below is made; for each, one line
+# says what was tried and what moved, and it must hold that: no endpoint
+# moved, no session was made or dropped (handshake counts and times), no
+# event went out, no datagram went from a side to anywhere but the other
+# side and none from a side in answer to the attack (except where the
+# protocol answers anyone: an XX message 1, a provisional answer to a
+# message 1 taken under the timestamp rule's exception, at most one), and
+# every datagram tried is counted by a drop reason. At the end the
+# stream's losses and duplicates are printed, and a ping each way works.
+#
+# The attacks: every captured message 1 (and 2, 3) replayed, from the
+# original source and from 203.0.113.9; the last transport messages
+# replayed (both sources) and forged (a bad tag) from 203.0.113.9; message
+# 2 floods naming a live index, without and with a valid MAC1; message 1
+# floods without and with a valid MAC1; a forged cookie reply; captured
+# messages cut short and extended; finally, once side 1 was quiet for
+# REKEY_TIMEOUT, its first message 1 replayed from 203.0.113.9 (the replay
+# that moved the endpoint: Documentation/wire-format.rst, timestamp rule).
+source "$(dirname "$0")/lib.sh"
+
+st_need ip ping jq python3 sysctl "$NOISECTL"
+grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
+
+NT_ADDR1=10.98.1.1
+NT_ADDR2=10.98.2.2
+AT_NS=nta
+AT_R1=10.98.1.254
+AT_R2=10.98.2.254
+FAKE=203.0.113.9
+FAKEPORT=4444
+ATK="python3 $st_here/attack.py"
+RATE=50
+FLOOD=200
+PROTOS="Noise_IK_25519_ChaChaPoly_BLAKE2s Noise_XX_25519_ChaChaPoly_BLAKE2s
+Noise_KKpsk0_25519_ChaChaPoly_BLAKE2s WireGuard"
+
+at_topology() {
+	local ns
+	st_netns "$NT_NS1" && st_netns "$NT_NS2" && st_netns "$AT_NS" || return 1
+	for ns in "$NT_NS1" "$NT_NS2" "$AT_NS"; do
+		ip -n "$ns" link set lo up || return 1
+	done
+	ip -n "$NT_NS1" link add veth0 type veth peer name veth1 netns "$AT_NS" &&
+	ip -n "$NT_NS2" link add veth0 type veth peer name veth2 netns "$AT_NS" &&
+	ip -n "$NT_NS1" addr add "$NT_ADDR1/24" dev veth0 &&
+	ip -n "$NT_NS2" addr add "$NT_ADDR2/24" dev veth0 &&
+	ip -n "$AT_NS" addr add "$AT_R1/24" dev veth1 &&
+	ip -n "$AT_NS" addr add "$AT_R2/24" dev veth2 &&
+	ip -n "$NT_NS1" link set veth0 up && ip -n "$NT_NS2" link set veth0 up &&
+	ip -n "$AT_NS" link set veth1 up && ip -n "$AT_NS" link set veth2 up &&
+	ip -n "$NT_NS1" route add default via "$AT_R1" &&
+	ip -n "$NT_NS2" route add default via "$AT_R2" &&
+	ip netns exec "$AT_NS" sysctl -qw net.ipv4.ip_forward=1
+}
+
+# at_srv_start NAME: the attacker (attack.py serve) in its namespace,
+# watching both links from now on; at_q CMD...: one command, its answer.
+at_srv_start() {
+	AT_CMD=$st_tmp/$1.cmd AT_REPLY=$st_tmp/$1.reply
+	rm -f "$AT_CMD" "$AT_REPLY"
+	mkfifo "$AT_CMD" "$AT_REPLY" || return 1
+	ip netns exec "$AT_NS" $ATK serve "$AT_CMD" "$AT_REPLY" veth1 veth2 \
+		> "$st_tmp/$1.log" 2>&1 &
+	AT_PID=$!
+	st_defer "kill $AT_PID"
+	exec {AT_OUT}> "$AT_CMD" && exec {AT_IN}< "$AT_REPLY"
+}
+
+at_srv_stop() {
+	echo stop >&"$AT_OUT"
+	exec {AT_OUT}>&- {AT_IN}<&-
+	wait "$AT_PID"
+}
+
+at_q() {
+	local r
+	echo "$*" >&"$AT_OUT" && read -r r <&"$AT_IN" || return 1
+	echo "$r"
+	[[ "$r" != error:* ]]
+}
+
+# at_snap: one look at both sides: a line "S ..." with what no attack may
+# move (each side's endpoint of the other, sessions made, latest
+# handshake), then "side.drop_x=N" for every non-zero drop counter.
+at_snap() {
+	local s pub j st=""
+	for s in 1 2; do
+		pub=$NT_PUB2
+		[ "$s" = 2 ] && pub=$NT_PUB1
+		j=$(nt_ctl "$s" show "$NT_DEV" --json) || return 1
+		st+=$(echo "$j" | jq -r --arg k "$pub" '.peers[] | select(.public_key == $k) |
+			"\(.endpoint) \(.stats.handshakes) \(.latest_handshake_ns) "')
+		echo "$j" | jq -r --arg s "$s" '.stats | to_entries[] |
+			select((.key | startswith("drop")) and .value > 0) | "\($s).\(.key)=\(.value)"'
+	done
+	echo "S $st"
+}
+
+# at_delta BEFORE AFTER: the counters that grew, "name+N" (space-separated).
+at_delta() {
+	awk -F= 'NR == FNR { b[$1] = $2; next } NF == 2 && $2 > b[$1] + 0 {
+		printf "%s+%d ", $1, $2 - b[$1] }' <(echo "$1") <(echo "$2")
+}
+
+at_dsum() {	# at_dsum DELTA: the sum of the growths
+	echo "$1" | tr ' ' '\n' | awk -F+ 'NF == 2 { n += $2 } END { print n + 0 }'
+}
+
+at_events() {	# events both monitors printed so far
+	cat "$st_tmp/mon-1" "$st_tmp/mon-2" 2> /dev/null | grep -c .
+}
+
+# at_attack NAME MAXANS DROPS CMD...: CMD sends the attack and prints how
+# many datagrams it sent; DROPS of them must be counted (drop counters of
+# both sides; "all": every one). Waits for the counts, then checks.
+at_attack() {
+	local name=$1 maxans=$2 want=$3 s0 s1 ev0 ev1 first tried delta got i
+	local ans rc=0
+	shift 3
+	s0=$(at_snap) || return 1
+	ev0=$(at_events)
+	first=$(at_q mark) || return 1
+	tried=$("$@") || { echo "$name: the attack itself failed"; return 1; }
+	[ "$want" = all ] && want=$tried
+	for ((i = 0; i < 60; i++)); do
+		st_nap 0.5
+		s1=$(at_snap) || return 1
+		delta=$(at_delta "$s0" "$s1")
+		got=$(at_dsum "$delta")
+		[ "$got" -ge "$want" ] && break
+	done
+	ev1=$(at_events)
+	# What the sides sent since the attack began, but the stream and
+	# its keepalives: to anywhere but each other, handshake messages and
+	# cookie replies.
+	ans=$(at_q tally "$first" "$NT_ADDR1" "$NT_ADDR2")
+	echo "attack $name: tried $tried, counted $got (${delta:-none}), state changes" \
+		"$([ "${s0##*S }" = "${s1##*S }" ] && echo 0 || echo 1), events $((ev1 - ev0))," \
+		"answers $ans"
+	st_eq "$name: endpoints, sessions and handshake times" "${s1##*S }" "${s0##*S }" || rc=1
+	st_eq "$name: events" "$((ev1 - ev0))" 0 || rc=1
+	st_ge "$name: datagrams counted by a drop reason" "$got" "$want" || rc=1
+	[ "${ans%% *}" -le "$maxans" ] ||
+		{ echo "$name: ${ans%% *} datagrams in answer, want <= $maxans"; rc=1; }
+	return $rc
+}
+
+# at_quiet SECONDS: wait until nothing went from side 1 to side 2 for
+# SECONDS (side 2's timestamp rule: a quiet peer may come back with its
+# clock set back).
+at_quiet() {
+	[ "$(at_q quiet "$NT_ADDR1" "$NT_ADDR2" "$1")" = ok ]
+}
+
+at_mac_label() {	# the MAC1 label of the protocol's framing
+	[ "$PROTO" = WireGuard ] && echo "mac1----" || echo "noise-tunnel mac1"
+}
+
+# at_proto_run PROTO: a tunnel, the stream, every attack; then the
+# replay after idle, the stream's counts, a ping each way.
+at_proto_run() {
+	local xx=0 wg="" rc=0 p1 p2 idx didx len1 len2 mpub any=0 idle=all
+	PROTO=$1
+	[[ "$PROTO" == Noise_XX* ]] && xx=1
+	nt_x 1 ip link del "$NT_DEV" 2> /dev/null
+	nt_x 2 ip link del "$NT_DEV" 2> /dev/null
+	rm -f "$st_tmp/mon-1" "$st_tmp/mon-2"
+	at_srv_start "${PROTO%%_25519*}" && nt_up "$PROTO" 4 || return 1
+	# MAC1 of message 2: ours keyed by its sender's key, WireGuard's by
+	# its receiver's.
+	mpub=$NT_PUB2
+	[ "$PROTO" = WireGuard ] && wg=wg- mpub=$NT_PUB1
+	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
+	nt_bg 2 "$st_tmp/mon-2" "$NOISECTL" monitor "$NT_DEV"
+	nt_ping_first 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
+	rm -f "$st_tmp/stop"
+	nt_bg 2 "$st_tmp/recv" python3 "$st_here/stream.py" recv "$NT_IN4_2" 9000 "$st_tmp/stop" 2
+	p2=$NT_BG
+	until grep -q ready "$st_tmp/recv"; do st_nap 0.2; done
+	nt_bg 1 "$st_tmp/send" python3 "$st_here/stream.py" send "$NT_IN4_2" 9000 "$RATE" "$st_tmp/stop"
+	p1=$NT_BG
+	until [ "$(at_q count 0 "$NT_ADDR1" "$NT_ADDR2" data)" -ge 10 ]; do st_nap 0.2; done
+	idx=$(at_q last m1 "$NT_ADDR1" "$NT_ADDR2" sender) &&
+	didx=$(at_q last data "$NT_ADDR1" "$NT_ADDR2" receiver) &&
+	len1=$(at_q last m1 "$NT_ADDR1" "$NT_ADDR2" len) &&
+	len2=$(at_q last m2 "$NT_ADDR2" "$NT_ADDR1" len) || return 1
+	echo "$PROTO: session up, side 1's index $idx, side 2's $didx; message 1 $len1 bytes, message 2 $len2"
+	# XX: message 1 authenticates nothing, anyone gets an answer to it.
+	[ $xx = 1 ] && any=$((2 * FLOOD))
+	at_attack replay-m1 "$any" "$([ $xx = 1 ] && echo 0 || echo all)" \
+		at_q replay m1 "$NT_ADDR1" "$NT_ADDR2" 0 "$FAKE" "$FAKEPORT" || rc=1
+	at_attack replay-m2 0 all \
+		at_q replay m2 "$NT_ADDR2" "$NT_ADDR1" 0 "$FAKE" "$FAKEPORT" || rc=1
+	if [ $xx = 1 ]; then
+		at_attack replay-m3 0 all \
+			at_q replay m3 "$NT_ADDR1" "$NT_ADDR2" 0 "$FAKE" "$FAKEPORT" || rc=1
+	fi
+	at_attack replay-data 0 all \
+		at_q replay data "$NT_ADDR1" "$NT_ADDR2" 20 "$FAKE" "$FAKEPORT" || rc=1
+	at_attack forge-data 0 all at_q forge "${wg}data" 96 "$didx" "$FLOOD" \
+		"$NT_ADDR2" "$NT_PORT2" "$FAKE" "$FAKEPORT" || rc=1
+	at_attack flood-m2 0 all at_q forge "${wg}m2" "$len2" "$idx" "$FLOOD" \
+		"$NT_ADDR1" "$NT_PORT1" "$FAKE" "$FAKEPORT" || rc=1
+	at_attack flood-m2-mac1 0 all at_q forge "${wg}m2" "$len2" "$idx" "$FLOOD" \
+		"$NT_ADDR1" "$NT_PORT1" "$FAKE" "$FAKEPORT" "$mpub" "$(at_mac_label)" || rc=1
+	at_attack flood-m1 0 all at_q forge "${wg}m1" "$len1" 00000000 "$FLOOD" \
+		"$NT_ADDR2" "$NT_PORT2" "$FAKE" "$FAKEPORT" || rc=1
+	at_attack flood-m1-mac1 "$any" "$([ $xx = 1 ] && echo 0 || echo all)" \
+		at_q forge "${wg}m1" "$len1" 00000000 "$FLOOD" "$NT_ADDR2" "$NT_PORT2" \
+		"$FAKE" "$FAKEPORT" "$NT_PUB2" "$(at_mac_label)" || rc=1
+	at_attack cookie-reply 0 all at_q forge "${wg}cookie" 64 "$idx" "$FLOOD" \
+		"$NT_ADDR1" "$NT_PORT1" "$FAKE" "$FAKEPORT" || rc=1
+	at_attack lengths 0 all at_q mangle "$NT_ADDR1" "$NT_PORT1" "$NT_ADDR2" \
+		"$NT_PORT2" "$FAKE" "$FAKEPORT" || rc=1
+	# The stream ends; once side 1 was quiet for REKEY_TIMEOUT (5 s),
+	# its first message 1 comes again from elsewhere. Our framing may
+	# answer it (once: a provisional session, wire-format.rst); the
+	# WireGuard profile refuses it.
+	touch "$st_tmp/stop"
+	wait "$p1" "$p2"
+	at_quiet 6 || { echo "side 1 never went quiet"; return 1; }
+	[ "$PROTO" = WireGuard ] || idle=0
+	at_attack replay-m1-after-idle "$([ "$idle" = 0 ] && echo 1 || echo 0)" "$idle" \
+		at_q replay m1 "$NT_ADDR1" "$NT_ADDR2" first "$FAKE" "$FAKEPORT" || rc=1
+	cat "$st_tmp/send" "$st_tmp/recv"
+	grep -q 'dup=0 ' "$st_tmp/recv" || { echo "duplicates delivered"; rc=1; }
+	nt_ping 2 "$NT_IN4_1" 2 > /dev/null && nt_ping 1 "$NT_IN4_2" 2 > /dev/null ||
+		{ echo "the tunnel does not work after the attacks"; rc=1; }
+	st_eq "endpoint of side 1 at side 2" \
+		"$(nt_json 2 --arg k "$NT_PUB1" '.peers[] | select(.public_key == $k) | .endpoint')" \
+		"$NT_ADDR1:$NT_PORT1" || rc=1
+	at_srv_stop
+	return $rc
+}
+
+# at_peer_flood: WireGuard's per-peer limit on message 1s taken (50 a
+# second): a second device on side 2 (WireGuard profile, port 51830) whose
+# one peer's key is known here (hsrate.py makes valid initiations), sent
+# FRESH initiations of that peer, each with a newer timestamp, at once.
+# Each passes MAC1 and the timestamp rule; those within 20 ms of the last
+# one taken are refused (drop_ratelimit); the rest are answered.
+FRESH=100
+at_peer_flood() {
+	local i n1 n2 ans=0 rl=0
+	python3 - "$st_here" "$st_tmp" "$FRESH" <<- 'EOF' || return 1
+		import sys
+		sys.path.insert(0, sys.argv[1])
+		import hsrate
+		k = hsrate.Keys(1)
+		conf = k.wg_conf(51830).replace('[Interface]', '[Interface]\nProtocol = WireGuard', 1)
+		open(sys.argv[2] + '/fresh.conf', 'w').write(conf + '\n')
+		m = k.initiations(int(sys.argv[3]))
+		with open(sys.argv[2] + '/fresh.hex', 'w') as f:
+		    for i in range(0, len(m), 148):
+		        f.write(m[i:i + 148].hex() + '\n')
+	EOF
+	nt_x 2 ip link add noise1 type noise && nt_x 2 ip link set noise1 up &&
+		nt_ctl 2 setconf noise1 "$st_tmp/fresh.conf" || return 1
+	at_srv_start fresh || return 1
+	n1=$(at_q sendfile "$NT_ADDR1" 40000 "$NT_ADDR2" 51830 "$st_tmp/fresh.hex") || return 1
+	for ((i = 0; i < 120; i++)); do
+		st_nap 0.5
+		rl=$(nt_ctl 2 show noise1 --json | jq '.stats.drop_ratelimit') || return 1
+		ans=$(at_q count 0 "$NT_ADDR2" "$NT_ADDR1" m2) || return 1
+		[ $((rl + ans)) -ge "$n1" ] && break
+	done
+	at_srv_stop
+	n2=$(nt_ctl 2 show noise1 --json | jq -c '.stats | with_entries(select(.value > 0))')
+	echo "$n1 fresh initiations of one peer at once: $ans answered, $rl refused by the per-peer limit ($n2)"
+	st_ge "refused by the per-peer limit" "$rl" 1 &&
+	st_eq "answered + refused" "$((ans + rl))" "$n1"
+}
+
+st_plan 7
+st_must "three namespaces: side 1, the attacker routing, side 2" at_topology
+st_must "load noise.ko" noise_load
+st_defer "rmmod noise"
+for p in $PROTOS; do
+	st_run_v "$p: attacks from the path change nothing" at_proto_run "$p"
+done
+st_run_v "fresh initiations of one peer: at most 50 a second taken" at_peer_flood
+st_done
