@@ -186,6 +186,8 @@ static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
 	bool keep = old && id->has_key && !strcmp(old->proto.name, id->proto.name);
 	struct noise_peer *peer;
 
+	/* Queued handshake messages were checked against the old lengths. */
+	id->proto_gen = old ? old->proto_gen + !keep : 0;
 	mutex_lock(&nd->hs_lock);
 	rcu_assign_pointer(nd->ident, id);
 	noise_hs_clear_anon(nd);

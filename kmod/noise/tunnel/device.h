@@ -117,6 +117,7 @@ struct noise_tunnel_proto {
 struct noise_identity {
 	struct rcu_head rcu;
 	struct noise_tunnel_proto proto;
+	u32 proto_gen;		/* changes with the protocol (hs_queue check) */
 	bool has_key;
 	u8 private_key[NOISE_MAX_DHLEN];
 	u8 public_key[NOISE_MAX_DHLEN];

@@ -154,10 +154,20 @@ static void noise_hs_send_last(struct noise_hs *nhs)
 		noise_socket_send_buffer_to(nhs->nd, &nhs->endpoint, nhs->last_sent,
 					    nhs->last_sent_len);
 	nhs->last_sent_at = jiffies;
-	if (peer) {
+	if (peer && !nhs->provisional) {
 		peer->last_sent_handshake = jiffies;
 		noise_timers_hs_sent(peer);
 	}
+}
+
+/*
+ * A copy of a message we sent may go again because a duplicate of what
+ * it answered came: at most twice per retransmission interval, however
+ * often a replayer sends the duplicate.
+ */
+static bool noise_hs_resend_due(unsigned long last)
+{
+	return !last || time_after_eq(jiffies, last + NOISE_HS_RETRANSMIT / 2);
 }
 
 /* Write message nhs->next_msgno into nhs->last_sent (the caller sends it). */
@@ -295,23 +305,18 @@ static void noise_hs_anon_add(struct noise_device *nd, struct noise_hs *nhs)
 	nd->num_anon++;
 }
 
-/* Turn a finished handshake into a keypair. */
-static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
+/* The session of a finished handshake, not yet in the index or a slot. */
+static struct noise_keypair *noise_hs_keypair(struct noise_hs *nhs,
+					      struct noise_peer *peer, bool confirmed)
 {
-	struct noise_device *nd = nhs->nd;
-	struct noise_peer *peer = nhs->entry.peer;
-	struct noise_keypair *kp;
-	int err;
+	struct noise_identity *id = noise_hs_ident(nhs->nd);
+	struct noise_keypair *kp = kzalloc(sizeof(*kp), GFP_KERNEL);
 
-	if (!peer)
-		goto out;
-	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
 	if (!kp)
-		goto out;
-	err = noise_handshake_split(nhs->hs, &kp->send, &kp->recv);
-	if (err) {
+		return NULL;
+	if (noise_handshake_split(nhs->hs, &kp->send, &kp->recv)) {
 		kfree(kp);
-		goto out;
+		return NULL;
 	}
 	kref_init(&kp->ref);
 	noise_replay_init(&kp->replay);
@@ -320,37 +325,98 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 	kp->remote_index = nhs->remote_index;
 	kp->birth = get_jiffies_64();
 	kp->initiator = nhs->role == NOISE_INITIATOR;
-	kp->cipher = noise_hs_ident(nd)->proto.info.cipher;
-	kp->framing = noise_hs_ident(nd)->proto.framing;
+	kp->cipher = id->proto.info.cipher;
+	kp->framing = id->proto.framing;
 	kp->confirmed = confirmed;
-	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
-	if (!confirmed) {
-		memcpy(peer->last_sent_final, nhs->last_sent, nhs->last_sent_len);
-		peer->last_sent_final_len = nhs->last_sent_len;
-		memcpy(peer->final_trigger_mac1, nhs->last_read_mac1, NOISE_MAC_LEN);
-		peer->final_retries = 0;
-		peer->final_sent_at = jiffies;
-	}
-	if (nhs->role == NOISE_RESPONDER)
-		noise_peer_update_endpoint(peer, &nhs->endpoint);
-	noise_keypair_install(peer, kp);
+	/* A responder that wrote the final message: the peer proves itself later. */
+	kp->deferred = !confirmed && nhs->role == NOISE_RESPONDER;
+	kp->provisional = nhs->provisional;
+	return kp;
+}
+
+/* A session with @peer is proven: count it, arm the zeroing timer. */
+static void noise_hs_count_session(struct noise_peer *peer)
+{
 	atomic64_inc(&peer->handshakes);
-	atomic64_inc(&nd->handshakes);
+	atomic64_inc(&peer->nd->handshakes);
 	atomic64_set(&peer->last_handshake, ktime_get_real_ns());
 	noise_timers_session_made(peer);
-	noise_netlink_notify_handshake(peer);
+}
+
+/**
+ * noise_hs_session_confirmed() - the first packet on a deferred session
+ *	(noise_keypair.deferred) decrypted: the peer is proven.
+ * @peer: the peer.
+ *
+ * Counts the session, moves the latest-handshake time and the zeroing
+ * timer, and has hs_work send the handshake event.
+ * Context: softirq or BH disabled.
+ */
+void noise_hs_session_confirmed(struct noise_peer *peer)
+{
+	noise_hs_count_session(peer);
+	set_bit(NOISE_PEER_HANDSHAKE_DONE, &peer->flags);
+	noise_peer_queue_hs_work(peer);
+}
+
+/* Keep our unconfirmed final message for its retransmissions. */
+static void noise_hs_keep_final(struct noise_hs *nhs, struct noise_peer *peer)
+{
+	memcpy(peer->last_sent_final, nhs->last_sent, nhs->last_sent_len);
+	peer->last_sent_final_len = nhs->last_sent_len;
+	memcpy(peer->final_trigger_mac1, nhs->last_read_mac1, NOISE_MAC_LEN);
+	peer->final_to = nhs->endpoint;
+	peer->final_retries = 0;
+	peer->final_sent_at = jiffies;
+}
+
+/* After the final message is sent on a confirmed session: what waited. */
+static void noise_hs_flush(struct noise_peer *peer)
+{
+	local_bh_disable();
+	if (skb_queue_empty(&peer->staged))
+		noise_send_keepalive(peer);
+	else
+		noise_send_staged(peer);
+	local_bh_enable();
+}
+
+/*
+ * Turn a finished handshake into a keypair. A responder's session that
+ * waits for the peer's first packet (deferred) changes nothing a replayed
+ * message 1 could want: the endpoint, the counters, the event and the
+ * timers move when that packet comes (noise_hs_session_confirmed()).
+ */
+static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
+{
+	struct noise_device *nd = nhs->nd;
+	struct noise_peer *peer = nhs->entry.peer;
+	struct noise_keypair *kp;
+
+	kp = peer ? noise_hs_keypair(nhs, peer, confirmed) : NULL;
+	if (!kp)
+		goto out;
+	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
+	if (!noise_keypair_install(peer, kp)) {
+		noise_index_remove(&nd->index, &kp->entry);
+		noise_keypair_put(kp);
+		noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
+		goto out;
+	}
+	if (!confirmed && !nhs->provisional)
+		noise_hs_keep_final(nhs, peer);
+	if (nhs->role == NOISE_RESPONDER && confirmed)
+		noise_peer_update_endpoint(peer, &nhs->endpoint);
+	if (!kp->deferred) {
+		noise_hs_count_session(peer);
+		noise_netlink_notify_handshake(peer);
+	}
 	if (!confirmed)
 		noise_hs_send_last(nhs);
 	peer->hs = NULL;
 	noise_hs_free(nhs);
-	if (confirmed) {
-		local_bh_disable();
-		if (skb_queue_empty(&peer->staged))
-			noise_send_keepalive(peer);
-		else
-			noise_send_staged(peer);
-		local_bh_enable();
-	}
+	if (confirmed)
+		noise_hs_flush(peer);
 	return;
 out:
 	if (peer && peer->hs == nhs)
@@ -439,41 +505,77 @@ static bool noise_hs_peer_renewable(struct noise_peer *peer)
 	else
 		ok = (!last || now - last >= NOISE_REKEY_TIMEOUT) &&
 		     (!cur || now - cur->birth >= NOISE_REKEY_TIMEOUT) &&
-		     (!next || now - next->birth >= NOISE_REKEY_TIMEOUT);
+		     (!next || next->provisional ||
+		      now - next->birth >= NOISE_REKEY_TIMEOUT);
 	rcu_read_unlock_bh();
 	return ok;
 }
+
+/* What the timestamp rule says of a message 1 from a known peer. */
+enum noise_hs_ts {
+	NOISE_TS_NEWER,		/* newer than any seen: taken */
+	NOISE_TS_REKEYED,	/* the one we answered, our keys changed: once */
+	NOISE_TS_RENEW,		/* not newer, nothing to disturb: provisional */
+	NOISE_TS_ANSWERED,	/* a resend of what we answered */
+	NOISE_TS_STALE,		/* refused */
+};
 
 /*
  * Replayed or stale initiation (Documentation/wire-format.rst, timestamp
  * rule). A message 1 is taken when its timestamp is newer than the newest
  * seen from @peer (it becomes the newest). One not newer is taken only
  * when it is the initiation we answered with keys changed since (once:
- * answered again with the new keys), or when no working session could be
- * disturbed (noise_hs_peer_renewable()): so a peer whose clock went back
- * (a reboot without RTC) gets in after REKEY_TIMEOUT of silence and
- * renews its sessions when they are due, while a replay costs at most one
- * DH and an unconfirmed session; it never replaces a working session (a
- * session we answer waits for the peer's first packet, which a replayer
- * cannot make). The newest timestamp never goes back.
+ * answered again with the new keys), or, in our own framing, when no
+ * working session could be disturbed (noise_hs_peer_renewable()): so a
+ * peer whose clock went back (a reboot without RTC) gets in after
+ * REKEY_TIMEOUT of silence and renews its sessions when they are due.
+ * Such a session is provisional (peer.h): a replay costs one DH and one
+ * answer and changes nothing. The WireGuard profile keeps WireGuard's
+ * strict rule. The newest timestamp never goes back.
  */
-static bool noise_hs_timestamp_ok(struct noise_hs *nhs, struct noise_peer *peer)
+static enum noise_hs_ts noise_hs_timestamp(struct noise_hs *nhs, struct noise_peer *peer)
 {
 	lockdep_assert_held(&nhs->nd->hs_lock);
-	if (memcmp(nhs->payload, peer->latest_timestamp, NOISE_TIMESTAMP_LEN) > 0) {
-		memcpy(peer->latest_timestamp, nhs->payload, NOISE_TIMESTAMP_LEN);
-		peer->rekey_mac1_ok = false;
-		return true;
-	}
+	if (memcmp(nhs->payload, peer->latest_timestamp, NOISE_TIMESTAMP_LEN) > 0)
+		return NOISE_TS_NEWER;
 	if (peer->rekey_mac1_ok &&
-	    !crypto_memneq(peer->rekey_mac1, nhs->last_read_mac1, NOISE_MAC_LEN)) {
-		peer->rekey_mac1_ok = false;
-		return true;
-	}
-	/* A resend of what we answered: the caller sends the answer again. */
+	    !crypto_memneq(peer->rekey_mac1, nhs->last_read_mac1, NOISE_MAC_LEN))
+		return NOISE_TS_REKEYED;
 	if (noise_hs_answered(peer, nhs->last_read_mac1))
+		return NOISE_TS_ANSWERED;
+	if (!noise_hs_ident(nhs->nd)->proto.framing && noise_hs_peer_renewable(peer))
+		return NOISE_TS_RENEW;
+	return NOISE_TS_STALE;
+}
+
+/*
+ * Room for a provisional session: none taken from @peer in the last
+ * second (a peer whose clock went back retries about once a second), no
+ * handshake with it running and no live session waiting in its next slot
+ * (a replay must not evict one).
+ */
+static bool noise_hs_provisional_room(struct noise_peer *peer, u64 now)
+{
+	struct noise_keypair *next;
+	bool ok;
+
+	if (peer->last_initiation && now - peer->last_initiation < NSEC_PER_SEC)
 		return false;
-	return noise_hs_peer_renewable(peer);
+	if (peer->hs && time_before(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))
+		return false;
+	rcu_read_lock_bh();
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	ok = !next || next->provisional ||
+	     get_jiffies_64() - next->birth >= NOISE_REKEY_TIMEOUT;
+	rcu_read_unlock_bh();
+	return ok;
+}
+
+/* More than NOISE_INITIATIONS_PER_SECOND message 1s from @peer? */
+static bool noise_hs_flood(const struct noise_peer *peer, u64 now)
+{
+	return peer->last_initiation &&
+	       now - peer->last_initiation < NSEC_PER_SEC / NOISE_INITIATIONS_PER_SECOND;
 }
 
 /* The unconfirmed final message again (its MACs again: a cookie may have come). */
@@ -481,8 +583,27 @@ static void noise_hs_send_final(struct noise_peer *peer, bool initiator)
 {
 	noise_hs_macs(peer->nd, peer, initiator, peer->last_sent_final,
 		      peer->last_sent_final_len);
-	noise_socket_send_buffer(peer, peer->last_sent_final, peer->last_sent_final_len);
+	if (initiator)
+		noise_socket_send_buffer(peer, peer->last_sent_final,
+					 peer->last_sent_final_len);
+	else	/* the endpoint waits for the peer's first packet */
+		noise_socket_send_buffer_to(peer->nd, &peer->final_to,
+					    peer->last_sent_final,
+					    peer->last_sent_final_len);
 	peer->final_sent_at = jiffies;
+}
+
+/* The session our kept final message made is still waiting for the peer. */
+static bool noise_hs_final_unconfirmed(struct noise_peer *peer)
+{
+	struct noise_keypair *next;
+	bool waiting;
+
+	rcu_read_lock_bh();
+	next = rcu_dereference_bh(peer->keypairs.next_kp);
+	waiting = next && !READ_ONCE(next->confirmed);
+	rcu_read_unlock_bh();
+	return waiting;
 }
 
 /*
@@ -494,11 +615,15 @@ static void noise_hs_resend_for(struct noise_peer *peer, const u8 *mac1)
 	struct noise_hs *nhs = peer->hs;
 
 	if (nhs && nhs->role == NOISE_RESPONDER &&
-	    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN))
-		noise_hs_send_last(nhs);
-	else if (peer->last_sent_final_len &&
-		 !crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN))
-		noise_hs_send_final(peer, false);
+	    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) {
+		if (noise_hs_resend_due(nhs->last_sent_at))
+			noise_hs_send_last(nhs);
+	} else if (peer->last_sent_final_len &&
+		   !crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN)) {
+		if (noise_hs_final_unconfirmed(peer) &&
+		    noise_hs_resend_due(peer->final_sent_at))
+			noise_hs_send_final(peer, false);
+	}
 }
 
 /*
@@ -525,11 +650,39 @@ static bool noise_hs_anon_dup(struct noise_device *nd, const u8 *mac1)
 	list_for_each_entry(nhs, &nd->anon, anon_node) {
 		if (nhs->next_msgno == 3 &&
 		    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) {
-			noise_hs_send_last(nhs);
+			if (noise_hs_resend_due(nhs->last_sent_at))
+				noise_hs_send_last(nhs);
 			return true;
 		}
 	}
 	return false;
+}
+
+/*
+ * Message 1 from a known @peer: the timestamp rule, then the flood limit
+ * (both before anything is changed). Return: 0 to go on, or -errno.
+ */
+static int noise_hs_take_initiation(struct noise_hs *nhs, struct noise_peer *peer)
+{
+	u64 now = ktime_get_coarse_boottime_ns();
+	enum noise_hs_ts ts = noise_hs_timestamp(nhs, peer);
+
+	if (ts == NOISE_TS_ANSWERED)
+		noise_hs_resend_for(peer, nhs->last_read_mac1);
+	if (ts == NOISE_TS_ANSWERED || ts == NOISE_TS_STALE ||
+	    (ts == NOISE_TS_RENEW && !noise_hs_provisional_room(peer, now)))
+		return -EALREADY;
+	if (noise_hs_flood(peer, now)) {
+		noise_count_drop(nhs->nd, peer, NOISE_DROP_RATELIMIT);
+		return -EBUSY;
+	}
+	if (ts == NOISE_TS_NEWER)
+		memcpy(peer->latest_timestamp, nhs->payload, NOISE_TIMESTAMP_LEN);
+	if (ts != NOISE_TS_RENEW)
+		peer->rekey_mac1_ok = false;
+	nhs->provisional = ts == NOISE_TS_RENEW;
+	peer->last_initiation = now;
+	return 0;
 }
 
 /* Message 1 received: a new responder handshake. */
@@ -538,6 +691,7 @@ static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
 	struct noise_identity *id = noise_hs_ident(nd);
 	struct noise_peer *peer = NULL;
 	struct noise_hs *nhs;
+	int err;
 
 	if (id->proto.hinted) {
 		const struct noise_msg_hint *hint = (const void *)(skb->data +
@@ -557,10 +711,13 @@ static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
 	if (!peer)
 		peer = nhs->found;
 	if (peer) {
-		if (!noise_hs_timestamp_ok(nhs, peer)) {
-			noise_hs_resend_for(peer, nhs->last_read_mac1);
-			goto drop_hs;
+		err = noise_hs_take_initiation(nhs, peer);
+		if (err == -EBUSY) {
+			noise_hs_free(nhs);
+			return;
 		}
+		if (err)
+			goto drop_hs;
 		if (noise_hs_bind(nhs, peer)) {
 			noise_hs_resend_mine(peer);
 			goto drop_hs;
@@ -578,23 +735,38 @@ drop:
 
 /*
  * A final message again, for a session we already have: our confirmation
- * was lost; send a keepalive on it. Return: false if there is no session.
+ * was lost; send a keepalive on it. Only while nothing came on the
+ * session yet (else the peer has it: the message is a replay) and it is
+ * young (the peer resends its final message for REKEY_TIMEOUT), at most
+ * twice per retransmission interval; its MAC1 was checked in softirq.
+ * Return: false if there is no such session.
  */
 static bool noise_hs_late_final(struct noise_device *nd, __le32 index)
 {
-	struct noise_index *e;
 	struct noise_peer *peer = NULL;
+	struct noise_index *e;
+	struct noise_keypair *kp;
+	bool due = false;
 
 	rcu_read_lock_bh();
 	e = noise_index_lookup(&nd->index, index, NOISE_INDEX_KEYPAIR);
-	if (e)
+	if (e) {
+		kp = container_of(e, struct noise_keypair, entry);
 		peer = noise_peer_get_maybe_zero(e->peer);
+		due = !READ_ONCE(kp->heard) &&
+		      get_jiffies_64() - kp->birth < NOISE_REKEY_TIMEOUT;
+	}
 	rcu_read_unlock_bh();
 	if (!peer)
 		return false;
-	local_bh_disable();
-	noise_send_keepalive(peer);
-	local_bh_enable();
+	if (due && noise_hs_resend_due(peer->late_final_at)) {
+		peer->late_final_at = jiffies;
+		local_bh_disable();
+		noise_send_keepalive(peer);
+		local_bh_enable();
+	} else {
+		noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
+	}
 	noise_peer_put(peer);
 	return true;
 }
@@ -622,7 +794,9 @@ static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
 	peer = nhs->entry.peer;
 	if (h->h.msgno + 1 == nhs->next_msgno &&
 	    !crypto_memneq(mac1, nhs->last_read_mac1, NOISE_MAC_LEN)) {
-		noise_hs_send_last(nhs);	/* a duplicate: our reply was lost */
+		/* a duplicate: our reply was lost */
+		if (noise_hs_resend_due(nhs->last_sent_at))
+			noise_hs_send_last(nhs);
 		return;
 	}
 	if (h->h.msgno != nhs->next_msgno ||
@@ -652,7 +826,8 @@ drop:
  * noise_hs_process() - handle one received handshake message.
  * @nd: the device.
  * @skb: the message, linear, type and length checked; MAC1 (and under
- *	load MAC2) of the messages to a responder checked (receive.c).
+ *	load MAC2 and the rate limiter) checked (receive.c); dropped when
+ *	the protocol changed since (NOISE_CB(skb)->proto_gen).
  *
  * Context: process, hs_lock held.
  */
@@ -660,8 +835,13 @@ void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
 {
 	const struct noise_msg_handshake *h = (const void *)skb->data;
 
+	struct noise_identity *id = noise_hs_ident(nd);
+
 	lockdep_assert_held(&nd->hs_lock);
-	if (!noise_hs_ident(nd)->has_key)
+	/* Its type and length were checked for the protocol of that time. */
+	if (NOISE_CB(skb)->proto_gen != id->proto_gen)
+		noise_count_drop(nd, NULL, NOISE_DROP_HS_QUEUE);
+	else if (!id->has_key)
 		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
 	else if (h->h.msgno == 1)
 		noise_hs_begin(nd, skb);
@@ -683,7 +863,7 @@ static bool noise_hs_want_answered(struct noise_peer *peer)
 	cur = rcu_dereference_bh(peer->keypairs.current_kp);
 	next = rcu_dereference_bh(peer->keypairs.next_kp);
 	answered = (cur && time_after64(cur->birth, wanted)) ||
-		   (next && time_after64(next->birth, wanted));
+		   (next && !next->provisional && time_after64(next->birth, wanted));
 	rcu_read_unlock_bh();
 	return answered;
 }
@@ -873,6 +1053,8 @@ void noise_hs_peer_work(struct work_struct *work)
 	if (test_and_clear_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags))
 		noise_hs_initiate(peer);
 	mutex_unlock(&nd->hs_lock);
+	if (test_and_clear_bit(NOISE_PEER_HANDSHAKE_DONE, &peer->flags))
+		noise_netlink_notify_handshake(peer);
 	if (test_and_clear_bit(NOISE_PEER_ENDPOINT_CHANGED, &peer->flags))
 		noise_netlink_notify_endpoint(peer);
 	noise_peer_put(peer);

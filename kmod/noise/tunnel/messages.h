@@ -132,6 +132,8 @@ static inline unsigned long noise_scaled(unsigned long t)
 }
 
 #define NOISE_MIN_HS_INTERVAL		(HZ / 50)	/* 50 initiations/s */
+/* Message 1s taken from one peer (WireGuard's INITIATIONS_PER_SECOND). */
+#define NOISE_INITIATIONS_PER_SECOND	50
 #define NOISE_MAX_STAGED		128		/* packets per peer */
 #define NOISE_MAX_QUEUED_HANDSHAKES	4096		/* per device */
 #define NOISE_MAX_QUEUED_PACKETS	1024		/* per CPU worker */

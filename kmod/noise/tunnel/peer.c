@@ -641,21 +641,37 @@ void noise_keypairs_clear(struct noise_peer *peer)
 		noise_keypair_put(kp[i]);
 }
 
+/* Does the next slot hold a session a provisional one must not replace? */
+static bool noise_kp_next_live(struct noise_keypairs *k)
+{
+	struct noise_keypair *next;
+
+	next = rcu_dereference_protected(k->next_kp, lockdep_is_held(&k->lock));
+	return next && !next->provisional &&
+	       get_jiffies_64() - next->birth < NOISE_REKEY_TIMEOUT;
+}
+
 /**
  * noise_keypair_install() - put a new session into the peer's slots.
  * @peer: the peer.
- * @kp: the session (its reference goes to the slot).
+ * @kp: the session (its reference goes to the slot when installed).
  *
  * A confirmed session becomes current (the old current becomes previous);
- * an unconfirmed one becomes next until the peer uses it.
+ * an unconfirmed one becomes next until the peer uses it. A provisional
+ * one (peer.h) never replaces a live next session: it is refused.
  * Context: any but hard irq.
+ * Return: true if installed; false (the caller keeps @kp) if refused.
  */
-void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp)
+bool noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp)
 {
 	struct noise_keypairs *k = &peer->keypairs;
 	struct noise_keypair *drop1, *drop2 = NULL;
 
 	spin_lock_bh(&k->lock);
+	if (kp->provisional && noise_kp_next_live(k)) {
+		spin_unlock_bh(&k->lock);
+		return false;
+	}
 	if (kp->confirmed) {
 		drop1 = noise_kp_take(&k->previous_kp, peer);
 		drop2 = noise_kp_take(&k->next_kp, peer);
@@ -668,6 +684,7 @@ void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp)
 	spin_unlock_bh(&k->lock);
 	noise_keypair_put(drop1);
 	noise_keypair_put(drop2);
+	return true;
 }
 
 /**

@@ -55,6 +55,17 @@ struct noise_endpoint {
  * @confirmed: the peer has been seen to use it (a packet decrypted with
  *	@recv, or we completed by reading the final message); until then we
  *	keep it in the "next" slot and retransmit the final message.
+ * @deferred: a responder's session that wrote the final message: its
+ *	peer is not proven yet (a message 1 can be a replay), so the endpoint,
+ *	the handshake counters, the latest-handshake time, the event and the
+ *	zeroing timer move only when the first packet on it decrypts
+ *	(noise_hs_session_made()).
+ * @provisional: made from a message 1 whose timestamp was not the newest
+ *	(the timestamp rule's exception for a peer whose clock went back): it
+ *	takes the "next" slot only when that holds no live session, and
+ *	nothing else (no stored answer, no retransmission) is kept for it.
+ * @heard: a packet on it decrypted (a final message that comes again
+ *	after that is a replay: the peer has the session).
  */
 struct noise_keypair {
 	struct noise_index entry;
@@ -68,6 +79,9 @@ struct noise_keypair {
 	const struct noise_framing_ops *framing;	/* of its transport header */
 	bool initiator;
 	bool confirmed;
+	bool deferred;
+	bool provisional;
+	bool heard;
 };
 
 static inline enum noise_cipher_id noise_kp_cipher(const struct noise_keypair *kp)
@@ -103,6 +117,8 @@ struct noise_keypairs {
  * @endpoint: where the peer's messages came from (responder side).
  * @started: jiffies when it began; @retries: retransmissions so far.
  * @anon_node: in dev->anon while peer is NULL.
+ * @provisional: its message 1 was taken under the timestamp rule's
+ *	exception (noise_keypair.provisional).
  */
 struct noise_hs {
 	struct noise_index entry;
@@ -122,6 +138,7 @@ struct noise_hs {
 	struct noise_peer *found;	/* set by remote_static_cb */
 	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];	/* scratch, wiped */
 	u8 payload[64];
+	bool provisional;
 	struct rcu_head rcu;
 };
 
@@ -147,6 +164,12 @@ struct noise_hs {
  *	with the new keys, once (dev->hs_lock).
  * @last_auth_rx: when an authenticated transport message last came
  *	(jiffies64; 0 never).
+ * @last_initiation: when a message 1 from it was last taken (ns,
+ *	boottime): at most NOISE_INITIATIONS_PER_SECOND (dev->hs_lock).
+ * @final_to: where our unconfirmed final message goes (a responder's:
+ *	where the message it answers came from; dev->hs_lock).
+ * @late_final_at: when a keepalive last answered a final message that
+ *	came again for a live session (jiffies, dev->hs_lock).
  * @staged: packets waiting for a session (bounded, NOISE_MAX_STAGED).
  * @tx_queue: encrypted-in-order queue (queueing.c), @tx_work sends it.
  * @rx_queue: received transport packets in arrival order while the workers
@@ -186,6 +209,9 @@ struct noise_peer {
 	u8 rekey_mac1[NOISE_MAC_LEN];
 	bool rekey_mac1_ok;
 	atomic64_t last_auth_rx;
+	u64 last_initiation;
+	struct noise_endpoint final_to;
+	unsigned long late_final_at;
 	struct sk_buff_head staged;
 	struct sk_buff_head tx_queue;
 	struct work_struct tx_work;
@@ -249,7 +275,7 @@ void noise_index_remove(struct noise_index_table *t, struct noise_index *e);
 struct noise_index *noise_index_lookup(struct noise_index_table *t, __le32 index,
 				       u8 type);
 
-void noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp);
+bool noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp);
 bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp);
 void noise_keypair_put(struct noise_keypair *kp);
 struct noise_keypair *noise_keypair_get(struct noise_keypair *kp);

@@ -32,6 +32,7 @@ struct noise_skb_cb {
 	u8 dir;				/* enum noise_cb_dir */
 	bool queued;			/* on peer->tx_queue or rx_queue */
 	void *owner;			/* inline request slot in use */
+	u32 proto_gen;			/* handshake: identity's proto_gen */
 };
 
 #define NOISE_CB(skb) ((struct noise_skb_cb *)(skb)->cb)

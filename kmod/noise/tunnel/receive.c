@@ -196,11 +196,44 @@ static enum noise_drop noise_rx_admit(struct noise_device *nd, struct noise_iden
 }
 
 /*
+ * One of our even messages (a responder's, to us as initiator): MAC1 is
+ * keyed by its sender's static key, so the receiver index must name a
+ * handshake (or, for a final message again, a session) of ours with a
+ * known peer; then, under load, the source's rate. Before any queueing
+ * or DH, as for the messages to a responder.
+ * Context: softirq, RCU read side (BH).
+ */
+static enum noise_drop noise_rx_admit_even(struct noise_device *nd, struct sk_buff *skb)
+{
+	const struct noise_msg_handshake *h = (const void *)skb->data;
+	size_t mac_off = skb->len - sizeof(struct noise_msg_macs);
+	struct noise_endpoint ep;
+	struct noise_index *e;
+
+	e = noise_index_lookup(&nd->index, h->receiver_index, NOISE_INDEX_HANDSHAKE);
+	if (!e)
+		e = noise_index_lookup(&nd->index, h->receiver_index, NOISE_INDEX_KEYPAIR);
+	if (!e || !e->peer)
+		return NOISE_DROP_UNKNOWN_INDEX;
+	if (!noise_cookie_maker_mac1_ok(&e->peer->cookie, skb->data, mac_off))
+		return NOISE_DROP_MAC1;
+	if (!noise_rx_under_load(nd))
+		return NOISE_MSG_OK;
+	if (noise_endpoint_from_skb(&ep, skb))
+		return NOISE_DROP_HANDSHAKE;
+	if (!noise_ratelimiter_allow(&nd->ratelimiter, &ep.addr, nd->net))
+		return NOISE_DROP_RATELIMIT;
+	return NOISE_MSG_OK;
+}
+
+/*
  * A handshake message (type and length checked): the defences, then the
- * work. Messages to a responder (all of WireGuard's; our odd ones) are
- * checked here against our key; our even messages carry MAC1 keyed by
- * their sender's key and are checked by the work once the index names the
- * peer, still before any DH (hs.c).
+ * work. Every message passes MAC1, and under load MAC2 (or a cookie
+ * reply) and the rate limiter, here in softirq before it is queued:
+ * messages to a responder (all of WireGuard's; our odd ones) against our
+ * key (noise_rx_admit()), our even ones against their sender's
+ * (noise_rx_admit_even()).
+ * Context: softirq, RCU read side (BH).
  */
 static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *id,
 			       struct sk_buff *skb)
@@ -211,17 +244,19 @@ static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *i
 
 	if (skb_linearize(skb) || !id->has_key)
 		goto drop;
-	if (f || (msgno & 1)) {
+	if (f || (msgno & 1))
 		why = noise_rx_admit(nd, id, skb);
-		if (why != NOISE_MSG_OK)
-			goto drop;
-	}
+	else
+		why = noise_rx_admit_even(nd, skb);
+	if (why != NOISE_MSG_OK)
+		goto drop;
 	why = NOISE_DROP_HANDSHAKE;
 	if (f && f->rx_handshake(nd, id, skb))
 		goto drop;
 	why = NOISE_DROP_HS_QUEUE;
 	if (skb_queue_len(&nd->hs_queue) >= NOISE_MAX_QUEUED_HANDSHAKES)
 		goto drop;
+	NOISE_CB(skb)->proto_gen = id->proto_gen;
 	skb_queue_tail(&nd->hs_queue, skb);
 	queue_work(nd->hs_wq, &nd->hs_work);
 	return;
@@ -490,8 +525,13 @@ static bool noise_rx_authenticated(struct sk_buff *skb, struct noise_keypair *kp
 	}
 	if (!noise_endpoint_from_skb(&ep, skb))
 		noise_peer_update_endpoint(peer, &ep);
-	if (unlikely(!READ_ONCE(kp->confirmed)) && noise_keypair_confirm(peer, kp))
+	if (unlikely(!READ_ONCE(kp->heard)))
+		WRITE_ONCE(kp->heard, true);
+	if (unlikely(!READ_ONCE(kp->confirmed)) && noise_keypair_confirm(peer, kp)) {
+		if (kp->deferred)	/* the peer proved itself: hs.c */
+			noise_hs_session_confirmed(peer);
 		noise_send_staged(peer);
+	}
 	noise_timers_any_packet_received(peer, kp);
 	return true;
 }

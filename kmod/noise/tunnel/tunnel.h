@@ -50,6 +50,7 @@ void noise_hs_clear_peer(struct noise_peer *peer);
 void noise_hs_clear_anon(struct noise_device *nd);
 void noise_peer_queue_hs_work(struct noise_peer *peer);
 void noise_hs_want(struct noise_peer *peer);
+void noise_hs_session_confirmed(struct noise_peer *peer);
 
 /* timers.c */
 void noise_timers_init(struct noise_peer *peer);
