@@ -12,12 +12,14 @@
 #       each command line read from CMDFIFO, until "stop" (or EOF):
 #
 #   mark                      how many datagrams were seen so far (a mark)
-#   tally MARK A1 A2          "N (H handshake/cookie, E elsewhere)": what
-#                             the sides A1 and A2 sent since MARK that is
-#                             not transport between them: handshake
-#                             messages and cookie replies from either, and
-#                             datagrams from either to anywhere else
-#   count MARK SRC DST KIND   datagrams since MARK ('-' matches any field)
+#   tally MARK A1 A2          "N (H handshake/cookie, E elsewhere: ...)":
+#                             what the sides A1 and A2 sent since MARK
+#                             that is not transport between them:
+#                             handshake messages and cookie replies from
+#                             either, and datagrams from either to anywhere
+#                             else; then the first 8 of them (1>2 m1 0.3s)
+#   count MARK SRC DST KIND   datagrams since MARK ('-' matches any field,
+#                             KIND hs any handshake message)
 #   last KIND SRC DST FIELD   of the last KIND from SRC to DST: its length,
 #                             or the hex of its sender or receiver index
 #                             (FIELD len, sender, receiver)
@@ -33,8 +35,9 @@
 #                             wg- before for WireGuard's framing), LEN bytes
 #                             (random body), receiver index INDEX (hex as
 #                             on the wire), from FAKE:FPORT; with PUB
-#                             (base64 static key) and LABEL a valid MAC1
-#                             keyed by BLAKE2s-256(LABEL || PUB)
+#                             (base64 static key) and LABEL (native: our
+#                             framing's, wg: WireGuard's) a valid MAC1
+#                             keyed by BLAKE2s-256(label || PUB)
 #   mangle A1 P1 A2 P2 FAKE FPORT
 #                             the last m1, m2 and data between the sides,
 #                             each cut by a byte and one byte longer, from
@@ -59,6 +62,7 @@ import threading
 import time
 
 ETH_P_IP = 0x0800
+LABELS = {'native': 'noise-tunnel mac1', 'wg': 'mac1----'}
 HEADERS = {
     'm1': b'\x01\x01\x01\x00', 'm2': b'\x01\x01\x02\x00', 'm3': b'\x01\x01\x03\x00',
     'cookie': b'\x02\x01\x00\x00', 'data': b'\x03\x01\x00\x00',
@@ -115,7 +119,8 @@ class Wire:
 
     def select(self, k, src, dst, mark=0):
         return [r for r in self.since(mark) if (src == '-' or r[1] == src) and
-                (dst == '-' or r[3] == dst) and (k == '-' or r[5] == k)]
+                (dst == '-' or r[3] == dst) and
+                (k == '-' or r[5] == k or (k == 'hs' and r[5][0] == 'm'))]
 
 
 def checksum(b):
@@ -151,6 +156,7 @@ def forged(k, length, index, num, pub=None, label=None):
     idx, out = bytes.fromhex(index), []
     key = None
     if pub:
+        label = LABELS.get(label, label)
         key = hashlib.blake2s(label.encode() + base64.b64decode(pub)).digest()
     for _ in range(num):
         body = bytearray(os.urandom(length))
@@ -180,6 +186,8 @@ def quiet(w, src, dst, secs):
 
 def tally(w, mark, a1, a2):
     hs = away = 0
+    what = []
+    t0 = w.since(mark)[0][0] if w.since(mark) else 0
     for r in w.since(mark):
         if r[1] not in (a1, a2):
             continue
@@ -187,7 +195,13 @@ def tally(w, mark, a1, a2):
             away += 1
         elif r[5] not in ('data', '?'):
             hs += 1
-    return '%d (%d handshake/cookie, %d elsewhere)' % (hs + away, hs, away)
+        else:
+            continue
+        what.append('%s>%s %s %.1fs' % ('1' if r[1] == a1 else '2',
+                                        r[3] if r[3] not in (a1, a2) else
+                                        ('1' if r[3] == a1 else '2'), r[5], r[0] - t0))
+    return '%d (%d handshake/cookie, %d elsewhere%s)' % (
+        hs + away, hs, away, (': ' + ', '.join(what[:8])) if what else '')
 
 
 def last(w, k, src, dst, field):

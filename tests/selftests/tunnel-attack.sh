@@ -38,6 +38,8 @@ AT_R2=10.98.2.254
 FAKE=203.0.113.9
 FAKEPORT=4444
 ATK="python3 $st_here/attack.py"
+# NOISE_ATTACK_LOG: a file the attack lines also go to as they happen.
+AT_LOG=${NOISE_ATTACK_LOG:-/dev/null}
 RATE=50
 FLOOD=200
 PROTOS="Noise_IK_25519_ChaChaPoly_BLAKE2s Noise_XX_25519_ChaChaPoly_BLAKE2s
@@ -99,8 +101,11 @@ at_snap() {
 		j=$(nt_ctl "$s" show "$NT_DEV" --json) || return 1
 		st+=$(echo "$j" | jq -r --arg k "$pub" '.peers[] | select(.public_key == $k) |
 			"\(.endpoint) \(.stats.handshakes) \(.latest_handshake_ns) "')
+		# Receive-side reasons only (drop_no_peer: a packet of the
+		# device's own, IPv6 router solicitations, to no peer).
 		echo "$j" | jq -r --arg s "$s" '.stats | to_entries[] |
-			select((.key | startswith("drop")) and .value > 0) | "\($s).\(.key)=\(.value)"'
+			select((.key | startswith("drop")) and .key != "drop_no_peer" and
+			.value > 0) | "\($s).\(.key)=\(.value)"'
 	done
 	echo "S $st"
 }
@@ -120,38 +125,77 @@ at_events() {	# events both monitors printed so far
 }
 
 # at_attack NAME MAXANS DROPS CMD...: CMD sends the attack and prints how
-# many datagrams it sent; DROPS of them must be counted (drop counters of
-# both sides; "all": every one). Waits for the counts, then checks.
+# many datagrams it sent; DROPS of them must be counted (receive drop
+# counters of both sides; "all": every one). Waits for the counts, then
+# checks. A rekey of the two sides during the attack (a message 1 between
+# them: the sniffer sees only what the sides send) would be taken for a
+# change: the attack is made again then, at most twice.
 at_attack() {
-	local name=$1 maxans=$2 want=$3 s0 s1 ev0 ev1 first tried delta got i
-	local ans rc=0
+	local try rc
+	for try in 1 2 3; do
+		at_attack_once "$@"
+		rc=$?
+		[ $rc = 2 ] || return $rc
+		echo "$1: the sides made a new session meanwhile (a rekey): again" | tee -a "$AT_LOG"
+	done
+	return 1
+}
+
+# at_attack_once: at_attack's one try; 2 if a rekey came meanwhile.
+at_attack_once() {
+	local name=$1 maxans=$2 want=$3 s0 s1 ev0 ev1 first tried delta got end
+	local ans rekey rc=0
 	shift 3
 	s0=$(at_snap) || return 1
 	ev0=$(at_events)
 	first=$(at_q mark) || return 1
 	tried=$("$@") || { echo "$name: the attack itself failed"; return 1; }
 	[ "$want" = all ] && want=$tried
-	for ((i = 0; i < 60; i++)); do
-		st_nap 0.5
+	end=$((SECONDS + 20))
+	while :; do
+		st_nap 0.3
 		s1=$(at_snap) || return 1
 		delta=$(at_delta "$s0" "$s1")
 		got=$(at_dsum "$delta")
-		[ "$got" -ge "$want" ] && break
+		[ "$got" -ge "$want" ] || [ $SECONDS -ge $end ] && break
 	done
 	ev1=$(at_events)
 	# What the sides sent since the attack began, but the stream and
 	# its keepalives: to anywhere but each other, handshake messages and
 	# cookie replies.
-	ans=$(at_q tally "$first" "$NT_ADDR1" "$NT_ADDR2")
+	ans=$(at_q tally "$first" "$NT_ADDR1" "$NT_ADDR2") || return 1
+	rekey=$(($(at_q count "$first" "$NT_ADDR1" "$NT_ADDR2" m1) +
+		 $(at_q count "$first" "$NT_ADDR2" "$NT_ADDR1" m1)))
 	echo "attack $name: tried $tried, counted $got (${delta:-none}), state changes" \
 		"$([ "${s0##*S }" = "${s1##*S }" ] && echo 0 || echo 1), events $((ev1 - ev0))," \
-		"answers $ans"
+		"answers $ans" | tee -a "$AT_LOG"
+	[ "$rekey" = 0 ] || return 2
+	[ "${s0##*S }" = "${s1##*S }" ] ||
+		echo "$name: before ${s0##*S }; after ${s1##*S }" | tee -a "$AT_LOG"
 	st_eq "$name: endpoints, sessions and handshake times" "${s1##*S }" "${s0##*S }" || rc=1
 	st_eq "$name: events" "$((ev1 - ev0))" 0 || rc=1
 	st_ge "$name: datagrams counted by a drop reason" "$got" "$want" || rc=1
 	[ "${ans%% *}" -le "$maxans" ] ||
 		{ echo "$name: ${ans%% *} datagrams in answer, want <= $maxans"; rc=1; }
 	return $rc
+}
+
+at_log() {
+	echo "$*" >> "$AT_LOG"
+}
+
+at_wait() {	# at_wait SECONDS CMD...: until CMD succeeds, at most SECONDS
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		st_nap 0.2
+	done
+}
+
+at_count_ge() {	# at_count_ge N SRC DST KIND: at least N seen
+	local n
+	n=$(at_q count 0 "$2" "$3" "$4") && [ "$n" -ge "$1" ]
 }
 
 # at_quiet SECONDS: wait until nothing went from side 1 to side 2 for
@@ -161,8 +205,8 @@ at_quiet() {
 	[ "$(at_q quiet "$NT_ADDR1" "$NT_ADDR2" "$1")" = ok ]
 }
 
-at_mac_label() {	# the MAC1 label of the protocol's framing
-	[ "$PROTO" = WireGuard ] && echo "mac1----" || echo "noise-tunnel mac1"
+at_mac_label() {	# the MAC1 label of the protocol's framing (attack.py)
+	[ "$PROTO" = WireGuard ] && echo wg || echo native
 }
 
 # at_proto_run PROTO: a tunnel, the stream, every attack; then the
@@ -174,26 +218,32 @@ at_proto_run() {
 	nt_x 1 ip link del "$NT_DEV" 2> /dev/null
 	nt_x 2 ip link del "$NT_DEV" 2> /dev/null
 	rm -f "$st_tmp/mon-1" "$st_tmp/mon-2"
-	at_srv_start "${PROTO%%_25519*}" && nt_up "$PROTO" 4 || return 1
+	at_log "$PROTO: start"
+	at_srv_start "${PROTO%%_25519*}" || return 1
+	at_log "attacker up: $(at_q mark)"
+	nt_up "$PROTO" 4 || return 1
 	# MAC1 of message 2: ours keyed by its sender's key, WireGuard's by
 	# its receiver's.
 	mpub=$NT_PUB2
 	[ "$PROTO" = WireGuard ] && wg=wg- mpub=$NT_PUB1
 	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
 	nt_bg 2 "$st_tmp/mon-2" "$NOISECTL" monitor "$NT_DEV"
+	at_log "configured"
 	nt_ping_first 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
+	at_log "tunnel up: $(at_q count 0 - - -) datagrams seen"
 	rm -f "$st_tmp/stop"
 	nt_bg 2 "$st_tmp/recv" python3 "$st_here/stream.py" recv "$NT_IN4_2" 9000 "$st_tmp/stop" 2
 	p2=$NT_BG
-	until grep -q ready "$st_tmp/recv"; do st_nap 0.2; done
+	at_wait 60 grep -q ready "$st_tmp/recv" || { echo "no stream receiver"; return 1; }
 	nt_bg 1 "$st_tmp/send" python3 "$st_here/stream.py" send "$NT_IN4_2" 9000 "$RATE" "$st_tmp/stop"
 	p1=$NT_BG
-	until [ "$(at_q count 0 "$NT_ADDR1" "$NT_ADDR2" data)" -ge 10 ]; do st_nap 0.2; done
+	at_wait 60 at_count_ge 10 "$NT_ADDR1" "$NT_ADDR2" data || { echo "no stream"; return 1; }
 	idx=$(at_q last m1 "$NT_ADDR1" "$NT_ADDR2" sender) &&
 	didx=$(at_q last data "$NT_ADDR1" "$NT_ADDR2" receiver) &&
 	len1=$(at_q last m1 "$NT_ADDR1" "$NT_ADDR2" len) &&
 	len2=$(at_q last m2 "$NT_ADDR2" "$NT_ADDR1" len) || return 1
-	echo "$PROTO: session up, side 1's index $idx, side 2's $didx; message 1 $len1 bytes, message 2 $len2"
+	echo "$PROTO: session up, side 1's index $idx, side 2's $didx; message 1 $len1 bytes, message 2 $len2" |
+		tee -a "$AT_LOG"
 	# XX: message 1 authenticates nothing, anyone gets an answer to it.
 	[ $xx = 1 ] && any=$((2 * FLOOD))
 	at_attack replay-m1 "$any" "$([ $xx = 1 ] && echo 0 || echo all)" \
@@ -206,8 +256,11 @@ at_proto_run() {
 	fi
 	at_attack replay-data 0 all \
 		at_q replay data "$NT_ADDR1" "$NT_ADDR2" 20 "$FAKE" "$FAKEPORT" || rc=1
+	didx=$(at_q last data "$NT_ADDR1" "$NT_ADDR2" receiver) || return 1
 	at_attack forge-data 0 all at_q forge "${wg}data" 96 "$didx" "$FLOOD" \
 		"$NT_ADDR2" "$NT_PORT2" "$FAKE" "$FAKEPORT" || rc=1
+	# Side 1's index of the live session: its last handshake message's.
+	idx=$(at_q last hs "$NT_ADDR1" "$NT_ADDR2" sender) || return 1
 	at_attack flood-m2 0 all at_q forge "${wg}m2" "$len2" "$idx" "$FLOOD" \
 		"$NT_ADDR1" "$NT_PORT1" "$FAKE" "$FAKEPORT" || rc=1
 	at_attack flood-m2-mac1 0 all at_q forge "${wg}m2" "$len2" "$idx" "$FLOOD" \

@@ -403,8 +403,13 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 		noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 		goto out;
 	}
-	if (!confirmed && !nhs->provisional)
+	if (nhs->provisional) {
+		/* What is kept was for the session the provisional one replaced. */
+		memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
+		peer->last_sent_final_len = 0;
+	} else if (!confirmed) {
 		noise_hs_keep_final(nhs, peer);
+	}
 	if (nhs->role == NOISE_RESPONDER && confirmed)
 		noise_peer_update_endpoint(peer, &nhs->endpoint);
 	if (!kp->deferred) {
