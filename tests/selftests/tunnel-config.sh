@@ -13,6 +13,8 @@
 # - 1,000 peers with 10,000 allowed IPs: set with setconf and dumped back
 #   whole (noisectl show, and the raw netlink dump: split over several
 #   messages, every peer and allowed IP counted)
+# - show dump: wg show dump's columns, each equal to show --json's; the
+#   module's version (MODULE_VERSION) is noisectl --version's
 source "$(dirname "$0")/lib.sh"
 
 st_need ip ping jq python3 timeout "$NOISECTL"
@@ -89,6 +91,68 @@ showconf_hides_keys() {
 		echo "showconf has an uncommented PrivateKey/PresharedKey line"; return 1
 	fi
 	diff <(conf_norm "$st_tmp/full.conf") <(conf_norm "$st_tmp/show1.conf")
+}
+
+# show dump against show --json, field by field: the device line, and one
+# line per peer (counters and handshake time between two --json reads, as
+# the keepalive may move them); show all dump: the same lines after the
+# interface name.
+dump_matches_json() {
+	nt_ctl 1 show "$NT_DEV" --json > "$st_tmp/j1" &&
+	nt_ctl 1 show "$NT_DEV" dump > "$st_tmp/dump" &&
+	nt_ctl 1 show all dump > "$st_tmp/dump.all" &&
+	nt_ctl 1 show "$NT_DEV" --json > "$st_tmp/j2" || return 1
+	cat "$st_tmp/dump"
+	python3 - "$st_tmp" "$NT_DEV" <<-'EOF'
+	import json, sys
+	d, dev = sys.argv[1], sys.argv[2]
+	j1, j2 = (json.load(open('%s/%s' % (d, f))) for f in ('j1', 'j2'))
+	lines = [l.rstrip('\n').split('\t') for l in open(d + '/dump')]
+	bad = []
+	def eq(what, got, want):
+	    if got != want:
+	        bad.append('%s: dump %r, json %r' % (what, got, want))
+	def within(what, got, lo, hi):
+	    if not lo <= int(got) <= hi:
+	        bad.append('%s: dump %s, json %d..%d' % (what, got, lo, hi))
+	pub = j1['public_key']
+	eq('device', lines[0], ['(hidden)' if pub else '(none)', pub or '(none)',
+	                        str(j1['listen_port']),
+	                        '0x%x' % j1['fwmark'] if j1['fwmark'] else 'off'])
+	eq('peers', len(lines) - 1, len(j1['peers']))
+	for f, p, q in zip(lines[1:], j1['peers'], j2['peers']):
+	    k = p['public_key'][:8]
+	    eq(k + ' fields', len(f), 8)
+	    if len(f) != 8:
+	        continue
+	    eq(k + ' key', f[0], p['public_key'])
+	    eq(k + ' psk', f[1], '(hidden)' if p['preshared_key'] else '(none)')
+	    eq(k + ' endpoint', f[2], p['endpoint'] or '(none)')
+	    eq(k + ' allowed ips', f[3], ','.join(p['allowed_ips']) or '(none)')
+	    within(k + ' handshake', f[4], p['latest_handshake_ns'] // 10**9,
+	           q['latest_handshake_ns'] // 10**9)
+	    within(k + ' rx', f[5], p['stats']['rx_bytes'], q['stats']['rx_bytes'])
+	    within(k + ' tx', f[6], p['stats']['tx_bytes'], q['stats']['tx_bytes'])
+	    ka = p['persistent_keepalive']
+	    eq(k + ' keepalive', f[7], str(ka) if ka else 'off')
+	hidden = [p for p in j1['peers'] if p['preshared_key']]
+	if not hidden or not any(p['latest_handshake_ns'] for p in j1['peers']):
+	    bad.append('no peer with a PSK and a handshake: the case proves little')
+	mine = [l.rstrip('\n') for l in open(d + '/dump.all') if l.startswith(dev + '\t')]
+	eq('show all dump lines of ' + dev, len(mine), len(lines))
+	for l in mine:
+	    eq('show all dump fields', len(l.split('\t')), 5 if l == mine[0] else 9)
+	for b in bad:
+	    print(b)
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+# The module and noisectl, built from one tree, say the same version.
+same_version() {
+	local mod ctl
+	mod=$(cat /sys/module/noise/version) && ctl=$("$NOISECTL" --version) || return 1
+	st_eq "version" "noisectl $mod" "$ctl"
 }
 
 # the keys put back into what showconf printed
@@ -287,12 +351,14 @@ unload() {
 	noise_unload
 }
 
-st_plan 21
+st_plan 23
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_must "a tunnel, setconf on both sides" tunnel
 st_must "setconf side 1: two peers, fwmark, keepalive, PSK; ping" setconf_full
 st_run_v "showconf: the same settings, no private key or PSK" showconf_hides_keys
+st_run_v "show dump: wg's columns, field for field as show --json" dump_matches_json
+st_run "the module's version is noisectl's" same_version
 st_run "setconf of showconf's output: the same showconf, tunnel works" round_trip
 st_run "syncconf keeps the session (same handshake time) and changes the rest" syncconf_keeps
 st_run "syncconf removes a peer left out, keeps the session" syncconf_removes
