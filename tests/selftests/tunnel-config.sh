@@ -183,8 +183,24 @@ peer_line() {
 	grep -qxF "$3 = $4" "$1"
 }
 
+# kept_session WHAT T1 H1: the tunnel peer's session is still the one of
+# handshake time T1 and H1 handshakes, or was renewed once by age: a
+# handshake REKEY_AFTER_TIME (120 s) or more after T1 is the timers' (a
+# slow guest gets there in the middle of a case), not the change's.
+kept_session() {
+	local t2 h2
+	t2=$(nt_handshake_ns 1 "$NT_PUB2") && h2=$(nt_peer_stat 1 "$NT_PUB2" handshakes) ||
+		return 1
+	[ "$t2" = "$2" ] && { st_eq "$1: handshakes" "$h2" "$3"; return; }
+	if [ "$t2" -ge $(($2 + 120000000000)) ] && [ "$h2" = $(($3 + 1)) ]; then
+		echo "$1: renewed by age, $(((t2 - $2) / 1000000000)) s after the last handshake"
+		return 0
+	fi
+	st_eq "$1: latest handshake" "$t2" "$2"
+}
+
 syncconf_keeps() {
-	local t1 h1 t2
+	local t1 h1
 	nt_ping 1 "$NT_IN4_2" > /dev/null
 	t1=$(nt_handshake_ns 1 "$NT_PUB2") && st_ge "handshake time before" "$t1" 1 || return 1
 	h1=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
@@ -193,19 +209,17 @@ syncconf_keeps() {
 	peer_line "$st_tmp/sync.conf" "$FAKE1" AllowedIPs "10.30.0.0/24, fd30::/64" || return 1
 	printf '\n[Peer]\nPublicKey = %s\nAllowedIPs = 10.40.0.0/16\n' "$FAKE2" >> "$st_tmp/sync.conf"
 	nt_ctl 1 syncconf "$NT_DEV" "$st_tmp/sync.conf" || return 1
-	t2=$(nt_handshake_ns 1 "$NT_PUB2")
-	st_eq "latest handshake after syncconf" "$t2" "$t1" &&
+	kept_session "after syncconf" "$t1" "$h1" &&
 	st_eq "peers" "$(nt_json 1 '.peers | length')" 3 &&
 	st_eq "FAKE2 allowed IPs" "$(nt_json 1 --arg k "$FAKE2" '.peers[] | select(.public_key == $k) | .allowed_ips | join(",")')" 10.40.0.0/16 &&
 	st_eq "FAKE1 allowed IPs" "$(nt_json 1 --arg k "$FAKE1" '.peers[] | select(.public_key == $k) | .allowed_ips | sort | join(",")')" "10.30.0.0/24,fd30::/64" &&
 	nt_ping 1 "$NT_IN4_2" &&
-	st_eq "latest handshake after syncconf and ping" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
-	st_eq "handshakes of the tunnel peer" "$(nt_peer_stat 1 "$NT_PUB2" handshakes)" "$h1"
+	kept_session "after syncconf and ping" "$t1" "$h1"
 }
 
 syncconf_removes() {
-	local t1
-	t1=$(nt_handshake_ns 1 "$NT_PUB2")
+	local t1 h1
+	t1=$(nt_handshake_ns 1 "$NT_PUB2") && h1=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
 	with_keys "$st_tmp/show1.conf" "$st_tmp/sync2.conf"
 	# leave FAKE1 out: cut its [Peer] section
 	awk -v p="$FAKE1" '
@@ -217,17 +231,17 @@ syncconf_removes() {
 	nt_ctl 1 syncconf "$NT_DEV" "$st_tmp/sync3.conf" || return 1
 	st_eq "peers" "$(nt_json 1 '.peers | length')" 1 &&
 	st_eq "the one left" "$(nt_json 1 '.peers[0].public_key')" "$NT_PUB2" &&
-	st_eq "latest handshake" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
+	kept_session "after syncconf" "$t1" "$h1" &&
 	nt_ping 1 "$NT_IN4_2"
 }
 
 addconf_adds() {
-	local t1
-	t1=$(nt_handshake_ns 1 "$NT_PUB2")
+	local t1 h1
+	t1=$(nt_handshake_ns 1 "$NT_PUB2") && h1=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
 	printf '[Peer]\nPublicKey = %s\nAllowedIPs = 10.50.0.0/16, fd50::/48\n' "$FAKE1" > "$st_tmp/add.conf"
 	nt_ctl 1 addconf "$NT_DEV" "$st_tmp/add.conf" || return 1
 	st_eq "peers" "$(nt_json 1 '.peers | length')" 2 &&
-	st_eq "latest handshake" "$(nt_handshake_ns 1 "$NT_PUB2")" "$t1" &&
+	kept_session "after addconf" "$t1" "$h1" &&
 	nt_ping 1 "$NT_IN4_2"
 }
 
