@@ -4,7 +4,8 @@
 #
 #   make install        noise.ko for KDIR's kernel (default: the running
 #                       one) into /lib/modules/<release>/updates, depmod;
-#                       noisectl and man pages when they exist
+#                       and install-noisectl
+#   make install-noisectl  noisectl, its man page and its bash completion
 #   make dkms-install   the sources to /usr/src/noise-<version>, then
 #                       dkms install (rebuilt for every new kernel)
 #   make dkms-remove    dkms remove --all, and the sources
@@ -20,7 +21,8 @@ NOISE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 PREFIX ?= /usr
 INSTALL_MOD_DIR ?= updates
-MANPAGES = $(wildcard Documentation/man/*.[1-8])
+MANPAGES = $(wildcard userspace/noisectl/*.[1-8])
+COMPLETIONS = $(wildcard userspace/noisectl/completion/*.bash)
 DKMS ?= dkms
 DKMS_FLAGS ?=
 DKMS_SOURCETREE ?= $(DESTDIR)/usr/src
@@ -29,7 +31,7 @@ DKMS_SRC = $(DKMS_SOURCETREE)/noise-$(NOISE_VERSION)
 # (and print SSL errors). DKMS signs with its own key instead.
 NOISE_NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem $(KDIR)/output/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
-install: install-module install-noisectl install-man
+install: install-module install-noisectl
 
 install-module:
 	@test -d "$(KDIR)" || { echo "No kernel build tree at $(KDIR): install the headers or pass KDIR=..."; exit 1; }
@@ -37,16 +39,20 @@ install-module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/noise INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) $(NOISE_NOSIGN) modules_install
 	$(if $(INSTALL_MOD_PATH),,depmod -a $(KRELEASE))
 
-install-noisectl:
-	$(if $(wildcard userspace/noisectl/Makefile),$(MAKE) -C userspace/noisectl install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX))
+install-noisectl: install-man install-completion
+	$(MAKE) -C userspace/noisectl install-bin DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 install-man:
 	$(foreach m,$(MANPAGES),install -D -m 0644 $(m) $(DESTDIR)$(PREFIX)/share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m));)
+
+install-completion:
+	$(foreach c,$(COMPLETIONS),install -D -m 0644 $(c) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(basename $(notdir $(c)));)
 
 dkms-src:
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
 	cp dkms.conf $(DKMS_SRC)/
+	sh mk/version.sh > $(DKMS_SRC)/VERSION
 	tar -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
 		--exclude='*.a' --exclude=modules.order --exclude=Module.symvers \
 		kmod $(wildcard include) | tar -x -C $(DKMS_SRC)
@@ -58,4 +64,4 @@ dkms-remove:
 	-$(DKMS) $(DKMS_FLAGS) remove noise/$(NOISE_VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-.PHONY: install install-module install-noisectl install-man dkms-src dkms-install dkms-remove
+.PHONY: install install-module install-noisectl install-man install-completion dkms-src dkms-install dkms-remove

@@ -65,3 +65,4 @@ module_init(noise_init);
 module_exit(noise_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Noise Protocol Framework (rev 34) engine and tunnel");
+MODULE_VERSION(NOISE_VERSION);

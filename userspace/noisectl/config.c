@@ -16,6 +16,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "dh.h"
@@ -97,13 +98,18 @@ static bool parse_fwmark(u32 *mark, const char *value)
 	return parse_u32(mark, value, 0, UINT32_MAX);
 }
 
+const char *protocol_canonical(const char *name)
+{
+	return strcasecmp(name, PROFILE_WIREGUARD) ? name : PROFILE_WIREGUARD;
+}
+
 bool parse_protocol(const char *name, char *err, size_t errlen)
 {
 	size_t len = strlen(name);
 	int fields = 1;
 	const char *p;
 
-	if (!strcmp(name, PROFILE_WIREGUARD))
+	if (!strcasecmp(name, PROFILE_WIREGUARD))
 		return true;
 	if (len > NOISE_PROTOCOL_NAME_MAX) {
 		snprintf(err, errlen, "protocol name longer than %d characters",
@@ -118,7 +124,7 @@ bool parse_protocol(const char *name, char *err, size_t errlen)
 	}
 	if (strncmp(name, "Noise_", 6) || *p || fields != 5) {
 		snprintf(err, errlen,
-			 "'%s' is not a Noise protocol name (Noise_<pattern>_<dh>_<cipher>_<hash>)",
+			 "'%s' is not a Noise protocol name (Noise_<pattern>_<dh>_<cipher>_<hash>) or WireGuard",
 			 name);
 		return false;
 	}
@@ -316,7 +322,8 @@ static bool interface_line(struct config_ctx *ctx, const char *key,
 			config_err(ctx, "%s", err);
 			return false;
 		}
-		snprintf(dev->protocol, sizeof(dev->protocol), "%s", value);
+		snprintf(dev->protocol, sizeof(dev->protocol), "%s",
+			 protocol_canonical(value));
 		dev->has_protocol = true;
 		dev->protocol_line = ctx->line;
 	} else if (!strcasecmp(key, "PrivateKey")) {
@@ -462,16 +469,40 @@ struct noise_device *config_read(FILE *f, const char *path)
 	return ctx.dev;
 }
 
+bool config_has_secrets(const struct noise_device *dev)
+{
+	size_t i;
+
+	if (dev->has_private_key)
+		return true;
+	for (i = 0; i < dev->n_peers; i++)
+		if (dev->peers[i].n_psks)
+			return true;
+	return false;
+}
+
+void config_warn_mode(const struct noise_device *dev, const char *path,
+		      mode_t mode)
+{
+	if (S_ISREG(mode) && (mode & 0044) && config_has_secrets(dev))
+		fprintf(stderr,
+			"%s: warning: %s holds a private or preshared key and is readable by group or others (chmod 600 it)\n",
+			prog, path);
+}
+
 struct noise_device *config_read_file(const char *path)
 {
 	struct noise_device *dev;
 	FILE *f = fopen(path, "r");
+	struct stat st;
 
 	if (!f) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return NULL;
 	}
 	dev = config_read(f, path);
+	if (dev && !fstat(fileno(f), &st))
+		config_warn_mode(dev, path, st.st_mode);
 	fclose(f);
 	return dev;
 }
@@ -505,133 +536,188 @@ static int read_key_file(const struct config_ctx *ctx, const char *what,
 	return ret;
 }
 
-struct noise_device *config_read_cmd(int argc, char *const argv[])
+/*
+ * One `set` argument and its value, for the device (peer NULL) or a peer:
+ * 1 taken, 0 not one of these, -1 after an error line.
+ */
+static int cmd_device_arg(struct config_ctx *ctx, const char *arg,
+			  const char *val)
 {
-	struct config_ctx ctx = { 0 };
-	struct noise_device *dev = device_new();
-	struct noise_peer *peer = NULL;
+	struct noise_device *dev = ctx->dev;
 	char err[512];
-	int i, r;
+	int r;
 
-	ctx.dev = dev;
-	for (i = 0; i < argc; i++) {
-		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = strcmp(arg, "remove");
-
-		if (takes && !val) {
-			config_err(&ctx, "set: '%s' needs a value", arg);
-			goto err;
+	if (!strcmp(arg, "protocol")) {
+		if (!parse_protocol(val, err, sizeof(err))) {
+			config_err(ctx, "set: %s", err);
+			return -1;
 		}
-		if (!strcmp(arg, "peer")) {
-			peer = device_add_peer(dev);
-			if (!parse_key(peer->public_key, &peer->key_len, val)) {
-				config_err(&ctx, "set: peer '%s' is not a base64 25519 or 448 key",
-					   val);
-				goto err;
-			}
-		} else if (!peer && !strcmp(arg, "protocol")) {
-			if (!parse_protocol(val, err, sizeof(err))) {
-				config_err(&ctx, "set: %s", err);
-				goto err;
-			}
-			snprintf(dev->protocol, sizeof(dev->protocol), "%s", val);
-			dev->has_protocol = true;
-		} else if (!peer && !strcmp(arg, "private-key")) {
-			r = read_key_file(&ctx, "private-key", val,
-					  dev->private_key, &dev->private_key_len);
-			if (r < 0)
-				goto err;
-			dev->has_private_key = true;
-			/* Empty: all zeros (removes), length fixed below. */
-			if (!r)
-				dev->private_key_len = 0;
-		} else if (!peer && !strcmp(arg, "listen-port")) {
-			if (!parse_port(&dev->listen_port, val)) {
-				config_err(&ctx, "set: listen-port '%s' is not 0 to 65535",
-					   val);
-				goto err;
-			}
-			dev->has_listen_port = true;
-		} else if (!peer && !strcmp(arg, "fwmark")) {
-			if (!parse_fwmark(&dev->fwmark, val)) {
-				config_err(&ctx, "set: fwmark '%s' is not a 32-bit number or off",
-					   val);
-				goto err;
-			}
-			dev->has_fwmark = true;
-		} else if (peer && !strcmp(arg, "remove")) {
-			peer->flags |= NOISE_PEER_F_REMOVE_ME;
-			continue;
-		} else if (peer && !strcmp(arg, "preshared-key")) {
-			size_t len;
-
-			if (peer->n_psks == NOISE_PEER_PSK_MAX) {
-				config_err(&ctx, "set: more than %d preshared keys",
-					   NOISE_PEER_PSK_MAX);
-				goto err;
-			}
-			r = read_key_file(&ctx, "preshared-key", val,
-					  peer->psks[peer->n_psks], &len);
-			if (r < 0)
-				goto err;
-			if (r && len != NOISE_PSK_KEY_LEN) {
-				config_err(&ctx, "set: preshared-key %s: not a 32-byte key",
-					   val);
-				goto err;
-			}
-			peer->has_psks = true;
-			peer->flags |= NOISE_PEER_F_REPLACE_PSKS;
-			peer->n_psks += r;
-		} else if (peer && !strcmp(arg, "endpoint")) {
-			if (!parse_endpoint(&peer->endpoint, val, err, sizeof(err))) {
-				config_err(&ctx, "set: %s", err);
-				goto err;
-			}
-			peer->has_endpoint = true;
-		} else if (peer && !strcmp(arg, "persistent-keepalive")) {
-			if (!parse_keepalive(&peer->keepalive, val)) {
-				config_err(&ctx, "set: persistent-keepalive '%s' is not 0 to 65535 or off",
-					   val);
-				goto err;
-			}
-			peer->has_keepalive = true;
-		} else if (peer && !strcmp(arg, "allowed-ips")) {
-			char *v = strdup(val), *s, *d;
-
-			if (!v)
-				die_oom();
-			for (s = d = v; *s; s++)
-				if (!isspace((unsigned char)*s))
-					*d++ = *s;
-			*d = '\0';
-			peer->flags |= NOISE_PEER_F_REPLACE_ALLOWEDIPS;
-			peer->n_ips = 0;
-			if (!parse_allowedips(peer, v, err, sizeof(err))) {
-				free(v);
-				config_err(&ctx, "set: %s", err);
-				goto err;
-			}
-			free(v);
-		} else {
-			config_err(&ctx, "set: unknown or misplaced argument '%s'",
-				   arg);
-			goto err;
+		snprintf(dev->protocol, sizeof(dev->protocol), "%s",
+			 protocol_canonical(val));
+		dev->has_protocol = true;
+	} else if (!strcmp(arg, "private-key")) {
+		r = read_key_file(ctx, "private-key", val, dev->private_key,
+				  &dev->private_key_len);
+		if (r < 0)
+			return -1;
+		dev->has_private_key = true;
+		/* Empty: all zeros (removes), length fixed by config_check. */
+		if (!r)
+			dev->private_key_len = 0;
+	} else if (!strcmp(arg, "listen-port")) {
+		if (!parse_port(&dev->listen_port, val)) {
+			config_err(ctx, "set: listen-port '%s' is not 0 to 65535", val);
+			return -1;
 		}
-		i++;
+		dev->has_listen_port = true;
+	} else if (!strcmp(arg, "fwmark")) {
+		if (!parse_fwmark(&dev->fwmark, val)) {
+			config_err(ctx, "set: fwmark '%s' is not a 32-bit number or off",
+				   val);
+			return -1;
+		}
+		dev->has_fwmark = true;
+	} else {
+		return 0;
 	}
-	for (i = 0; i < (int)dev->n_peers; i++) {
-		struct noise_peer *p = &dev->peers[i];
+	return 1;
+}
+
+static int cmd_peer_psk(struct config_ctx *ctx, struct noise_peer *peer,
+			const char *val)
+{
+	size_t len;
+	int r;
+
+	if (peer->n_psks == NOISE_PEER_PSK_MAX) {
+		config_err(ctx, "set: more than %d preshared keys",
+			   NOISE_PEER_PSK_MAX);
+		return -1;
+	}
+	r = read_key_file(ctx, "preshared-key", val, peer->psks[peer->n_psks],
+			  &len);
+	if (r < 0)
+		return -1;
+	if (r && len != NOISE_PSK_KEY_LEN) {
+		config_err(ctx, "set: preshared-key %s: not a 32-byte key", val);
+		return -1;
+	}
+	peer->has_psks = true;
+	peer->flags |= NOISE_PEER_F_REPLACE_PSKS;
+	peer->n_psks += r;
+	return 1;
+}
+
+static int cmd_peer_ips(struct config_ctx *ctx, struct noise_peer *peer,
+			const char *val)
+{
+	char *v = strdup(val), *s, *d, err[512];
+	bool ok;
+
+	if (!v)
+		die_oom();
+	for (s = d = v; *s; s++)
+		if (!isspace((unsigned char)*s))
+			*d++ = *s;
+	*d = '\0';
+	peer->flags |= NOISE_PEER_F_REPLACE_ALLOWEDIPS;
+	peer->n_ips = 0;
+	ok = parse_allowedips(peer, v, err, sizeof(err));
+	free(v);
+	if (!ok) {
+		config_err(ctx, "set: %s", err);
+		return -1;
+	}
+	return 1;
+}
+
+static int cmd_peer_arg(struct config_ctx *ctx, struct noise_peer *peer,
+			const char *arg, const char *val)
+{
+	char err[512];
+
+	if (!strcmp(arg, "preshared-key"))
+		return cmd_peer_psk(ctx, peer, val);
+	if (!strcmp(arg, "allowed-ips"))
+		return cmd_peer_ips(ctx, peer, val);
+	if (!strcmp(arg, "endpoint")) {
+		if (!parse_endpoint(&peer->endpoint, val, err, sizeof(err))) {
+			config_err(ctx, "set: %s", err);
+			return -1;
+		}
+		peer->has_endpoint = true;
+		return 1;
+	}
+	if (!strcmp(arg, "persistent-keepalive")) {
+		if (!parse_keepalive(&peer->keepalive, val)) {
+			config_err(ctx, "set: persistent-keepalive '%s' is not 0 to 65535 or off",
+				   val);
+			return -1;
+		}
+		peer->has_keepalive = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* A peer to remove takes no other argument. */
+static bool cmd_check_removes(struct config_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->dev->n_peers; i++) {
+		struct noise_peer *p = &ctx->dev->peers[i];
 
 		if ((p->flags & NOISE_PEER_F_REMOVE_ME) &&
 		    (p->flags != NOISE_PEER_F_REMOVE_ME || p->has_endpoint ||
 		     p->has_keepalive || p->has_psks)) {
-			config_err(&ctx, "set: a peer to remove takes no other argument");
-			goto err;
+			config_err(ctx, "set: a peer to remove takes no other argument");
+			return false;
 		}
 	}
-	return dev;
+	return true;
+}
+
+struct noise_device *config_read_cmd(int argc, char *const argv[])
+{
+	struct config_ctx ctx = { 0 };
+	struct noise_peer *peer = NULL;
+	int i, r;
+
+	ctx.dev = device_new();
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (peer && !strcmp(arg, "remove")) {
+			peer->flags |= NOISE_PEER_F_REMOVE_ME;
+			continue;
+		}
+		if (!val && strcmp(arg, "remove")) {
+			config_err(&ctx, "set: '%s' needs a value", arg);
+			goto err;
+		}
+		if (!strcmp(arg, "peer")) {
+			peer = device_add_peer(ctx.dev);
+			r = parse_key(peer->public_key, &peer->key_len, val) ? 1 : -1;
+			if (r < 0)
+				config_err(&ctx, "set: peer '%s' is not a base64 25519 or 448 key",
+					   val);
+		} else {
+			r = !val ? 0 : peer ? cmd_peer_arg(&ctx, peer, arg, val) :
+					      cmd_device_arg(&ctx, arg, val);
+			if (!r)
+				config_err(&ctx, "set: unknown or misplaced argument '%s'",
+					   arg);
+		}
+		if (r <= 0)
+			goto err;
+		i++;
+	}
+	if (!cmd_check_removes(&ctx))
+		goto err;
+	return ctx.dev;
 err:
-	device_free(dev);
+	device_free(ctx.dev);
 	return NULL;
 }
 

@@ -7,6 +7,7 @@
 #define NOISECTL_CONFIG_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "containers.h"
 
 /*
@@ -17,6 +18,13 @@
  */
 struct noise_device *config_read(FILE *f, const char *path);
 struct noise_device *config_read_file(const char *path);
+/*
+ * config_read_file() warns (one line) when a regular file holding a
+ * PrivateKey or PresharedKey is readable by group or others.
+ */
+bool config_has_secrets(const struct noise_device *dev);
+void config_warn_mode(const struct noise_device *dev, const char *path,
+		      mode_t mode);
 
 /* `noisectl set DEV ARGS...`: argv holds ARGS. */
 struct noise_device *config_read_cmd(int argc, char *const argv[]);
@@ -35,5 +43,7 @@ bool parse_endpoint(union noise_endpoint *ep, const char *value,
 		    char *err, size_t errlen);
 bool parse_key(u8 *key, size_t *len, const char *value);
 bool parse_protocol(const char *name, char *err, size_t errlen);
+/* The name a protocol goes by: "WireGuard" for it in any case. */
+const char *protocol_canonical(const char *name);
 
 #endif

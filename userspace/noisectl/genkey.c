@@ -5,6 +5,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <linux/noise.h>
 
 #include "dh.h"
@@ -35,12 +37,25 @@ const struct dh_func *dh_arg(int argc, char *argv[], int *bad)
 	return dh_by_name(name);
 }
 
+/* As `wg genkey`: a key going to a file others may read. */
+bool warn_world_accessible(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & 0007))
+		return false;
+	fprintf(stderr,
+		"Warning: writing to world accessible file. Consider setting the umask to 077 and trying again.\n");
+	return true;
+}
+
 static int print_random_key(size_t len)
 {
 	u8 key[NOISE_MAX_KEY_LEN];
 	char b64[B64_LEN(NOISE_MAX_KEY_LEN) + 1];
 	int ret = 0;
 
+	warn_world_accessible(STDOUT_FILENO);
 	if (!random_bytes(key, len)) {
 		perror("getrandom");
 		return 1;

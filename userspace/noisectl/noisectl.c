@@ -8,6 +8,7 @@
 
 #include "subcommands.h"
 #include "util.h"
+#include "version.h"
 
 const char *prog = "noisectl";
 
@@ -18,10 +19,11 @@ static const struct {
 	const char *usage;
 } subcommands[] = {
 	{ "show", show_main, "Show the configuration and state of devices",
-	  "[<interface>|all|interfaces] [<field>] [--json]\n"
+	  "[<interface>|all|interfaces] [<field>|dump] [--json]\n"
 	  "  <field>: public-key protocol listen-port fwmark peers preshared-keys\n"
 	  "           endpoints allowed-ips latest-handshakes transfer\n"
-	  "           persistent-keepalive drops" },
+	  "           persistent-keepalive drops\n"
+	  "  dump: every field, tab-separated, as `wg show dump`" },
 	{ "showconf", showconf_main, "Show a device's configuration as a config file",
 	  "<interface>" },
 	{ "set", set_main, "Change a device's configuration",
@@ -63,6 +65,7 @@ static void show_help(FILE *f)
 	fprintf(f, "Available subcommands:\n");
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		fprintf(f, "  %-9s %s\n", subcommands[i].name, subcommands[i].help);
+	fprintf(f, "  %-9s %s\n", "version", "Print the version of noisectl");
 	fprintf(f, "\nYou may pass '--help' to any of these subcommands to view usage.\n");
 }
 
@@ -87,6 +90,11 @@ int main(int argc, char *argv[])
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		show_help(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v") ||
+	    !strcmp(argv[1], "version")) {
+		printf("%s %s\n", prog, NOISECTL_VERSION);
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {

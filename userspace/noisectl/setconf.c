@@ -201,18 +201,52 @@ bool syncconf_is_empty(const struct noise_device *req)
 }
 
 /*
- * A file without Protocol: the default, except on a WireGuard-profile
- * device, which stays one (a `wg` configuration file is taken unchanged).
+ * The protocol of a file without Protocol line (setconf, syncconf), given
+ * the device as it is (now, NULL if unknown): a WireGuard-profile device
+ * stays one (a `wg` configuration file is taken unchanged), any other gets
+ * the default. A warning line when the device changes protocol for that,
+ * and when a device with no key and no peer (a new one) gets the default:
+ * whoever sets it up with a `wg` file may expect it to talk to WireGuard.
  */
-static const char *default_protocol(const char *ifname)
+const char *conf_default_protocol(const struct noise_device *now,
+				  const char *path)
 {
-	struct noise_device *now = noise_get_device(ifname);
-	const char *proto = NOISE_DEFAULT_PROTOCOL;
+	if (!now)
+		return NOISE_DEFAULT_PROTOCOL;
+	if (!strcmp(now->protocol, PROFILE_WIREGUARD))
+		return PROFILE_WIREGUARD;
+	if (strcmp(now->protocol, NOISE_DEFAULT_PROTOCOL))
+		fprintf(stderr,
+			"%s: warning: %s has no Protocol: %s changes from %s to %s\n",
+			prog, path, now->ifname, now->protocol,
+			NOISE_DEFAULT_PROTOCOL);
+	else if (!now->public_key_len && !now->n_peers)
+		fprintf(stderr,
+			"%s: warning: %s has no Protocol: %s runs %s, not the WireGuard profile (Protocol = WireGuard talks to wg peers)\n",
+			prog, path, now->ifname, NOISE_DEFAULT_PROTOCOL);
+	return NOISE_DEFAULT_PROTOCOL;
+}
 
-	if (now && now->has_protocol && !strcmp(now->protocol, PROFILE_WIREGUARD))
-		proto = PROFILE_WIREGUARD;
-	device_free(now);
-	return proto;
+/* The file is the whole configuration: defaults for what it leaves out. */
+static void conf_defaults(struct noise_device *dev, const char *path,
+			  enum conf_mode mode)
+{
+	struct noise_device *now;
+
+	if (mode == CONF_ADD)
+		return;
+	if (!dev->has_protocol) {
+		now = noise_get_device(dev->ifname);
+		snprintf(dev->protocol, sizeof(dev->protocol), "%s",
+			 conf_default_protocol(now, path));
+		dev->has_protocol = true;
+		device_free(now);
+	}
+	dev->has_fwmark = true;
+	if (mode == CONF_SET) {
+		dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
+		dev->has_listen_port = true;
+	}
 }
 
 static int conf_main(int argc, char *argv[], enum conf_mode mode)
@@ -234,19 +268,7 @@ static int conf_main(int argc, char *argv[], enum conf_mode mode)
 	if (!dev)
 		return 1;
 	snprintf(dev->ifname, sizeof(dev->ifname), "%s", argv[1]);
-	if (mode != CONF_ADD) {
-		/* The file is the whole configuration: defaults for the rest. */
-		if (!dev->has_protocol) {
-			snprintf(dev->protocol, sizeof(dev->protocol), "%s",
-				 default_protocol(dev->ifname));
-			dev->has_protocol = true;
-		}
-		dev->has_fwmark = true;
-	}
-	if (mode == CONF_SET) {
-		dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
-		dev->has_listen_port = true;
-	}
+	conf_defaults(dev, argv[2], mode);
 	if (!config_check(dev, argv[2]))
 		goto out;
 	if (mode == CONF_SYNC) {

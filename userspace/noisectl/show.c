@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noisectl show [DEV|all|interfaces] [FIELD] [--json]
+ * noisectl show [DEV|all|interfaces] [FIELD|dump] [--json]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +13,14 @@
 static const char *const fields[] = {
 	"public-key", "protocol", "listen-port", "fwmark", "peers",
 	"preshared-keys", "endpoints", "allowed-ips", "latest-handshakes",
-	"transfer", "persistent-keepalive", "drops",
+	"transfer", "persistent-keepalive", "drops", "dump",
 };
 
 static void show_usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "Usage: %s show [<interface>|all|interfaces] [<field>] [--json]\n",
+	fprintf(stderr, "Usage: %s show [<interface>|all|interfaces] [<field>|dump] [--json]\n",
 		prog);
 	fprintf(stderr, "  <field>:");
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
@@ -305,6 +305,100 @@ static void show_field(const struct noise_device *dev, const char *field,
 	}
 }
 
+/*
+ * `show dump`, as `wg show dump`: tab-separated, a line for the device
+ * (private key, public key, listen port, fwmark), then one per peer
+ * (public key, preshared key, endpoint, allowed IPs, latest handshake in
+ * seconds, bytes received, bytes sent, persistent keepalive); with `all`,
+ * the interface name first on every line. The kernel never returns private
+ * and preshared keys: "(hidden)" when there is one, "(none)" when not.
+ */
+void show_dump(FILE *f, const struct noise_device *dev, bool with_ifname)
+{
+	size_t i, j;
+
+	if (with_ifname)
+		fprintf(f, "%s\t", dev->ifname);
+	fprintf(f, "%s\t%s\t%u\t", dev->public_key_len ? "(hidden)" : "(none)",
+		fmt_key(dev->public_key, dev->public_key_len), dev->listen_port);
+	if (dev->fwmark)
+		fprintf(f, "0x%x\n", dev->fwmark);
+	else
+		fprintf(f, "off\n");
+	for (i = 0; i < dev->n_peers; i++) {
+		const struct noise_peer *p = &dev->peers[i];
+
+		if (with_ifname)
+			fprintf(f, "%s\t", dev->ifname);
+		fprintf(f, "%s\t%s\t%s\t", fmt_key(p->public_key, p->key_len),
+			p->has_psk_id ? "(hidden)" : "(none)",
+			p->has_endpoint ? fmt_endpoint(&p->endpoint) : "(none)");
+		for (j = 0; j < p->n_ips; j++)
+			fprintf(f, "%s%s", j ? "," : "", fmt_allowedip(&p->ips[j]));
+		fprintf(f, "%s\t%llu\t%llu\t%llu\t", p->n_ips ? "" : "(none)",
+			p->last_handshake_ns / 1000000000ULL,
+			p->stats.v[NOISE_A_STATS_RX_BYTES],
+			p->stats.v[NOISE_A_STATS_TX_BYTES]);
+		if (p->keepalive)
+			fprintf(f, "%u\n", p->keepalive);
+		else
+			fprintf(f, "off\n");
+	}
+}
+
+/* The field (NULL: none) is known, and goes with the rest of the line. */
+static bool check_field(const char *field, bool json)
+{
+	size_t i;
+
+	if (!field)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		if (!strcmp(field, fields[i]))
+			break;
+	if (i < ARRAY_SIZE(fields) && !json)
+		return true;
+	if (json)
+		fprintf(stderr, "%s: show: --json prints every field\n", prog);
+	else
+		fprintf(stderr, "%s: show: unknown field '%s'\n", prog, field);
+	show_usage();
+	return false;
+}
+
+/* The devices `what` names: all of them, or one. */
+static bool show_names(const char *what, char ***names, size_t *n)
+{
+	if (!strcmp(what, "all") || !strcmp(what, "interfaces"))
+		return noise_list_devices(names, n);
+	if (strlen(what) >= IFNAMSIZ) {
+		fprintf(stderr, "%s: show: '%s' is not an interface name\n",
+			prog, what);
+		return false;
+	}
+	*names = malloc(sizeof(**names));
+	if (!*names)
+		die_oom();
+	(*names)[0] = strdup(what);
+	if (!(*names)[0])
+		die_oom();
+	*n = 1;
+	return true;
+}
+
+static void show_one(const struct noise_device *dev, const char *field,
+		     bool json, bool all)
+{
+	if (json)
+		show_json(dev);
+	else if (field && !strcmp(field, "dump"))
+		show_dump(stdout, dev, all);
+	else if (field)
+		show_field(dev, field, all);
+	else
+		show_pretty(dev);
+}
+
 int show_main(int argc, char *argv[])
 {
 	const char *what = NULL, *field = NULL;
@@ -325,66 +419,30 @@ int show_main(int argc, char *argv[])
 			return 1;
 		}
 	}
-	if (field) {
-		for (i = 0; i < ARRAY_SIZE(fields); i++)
-			if (!strcmp(field, fields[i]))
-				break;
-		if (i == ARRAY_SIZE(fields) || json) {
-			if (json)
-				fprintf(stderr, "%s: show: --json prints every field\n",
-					prog);
-			else
-				fprintf(stderr, "%s: show: unknown field '%s'\n",
-					prog, field);
-			show_usage();
-			return 1;
-		}
-	}
+	if (!check_field(field, json))
+		return 1;
 	if (!what)
 		what = "all";
 	all = !strcmp(what, "all");
-	if (all || !strcmp(what, "interfaces")) {
-		if (!strcmp(what, "interfaces") && (field || json)) {
-			show_usage();
-			return 1;
-		}
-		if (!noise_list_devices(&names, &n))
-			return 1;
-		if (!all) {
-			for (i = 0; i < n; i++)
-				printf("%s%s", i ? " " : "", names[i]);
-			if (n)
-				putchar('\n');
-			noise_free_names(names, n);
-			return 0;
-		}
-	} else {
-		if (strlen(what) >= IFNAMSIZ) {
-			fprintf(stderr, "%s: show: '%s' is not an interface name\n",
-				prog, what);
-			return 1;
-		}
-		names = malloc(sizeof(*names));
-		if (!names)
-			die_oom();
-		names[0] = strdup(what);
-		if (!names[0])
-			die_oom();
-		n = 1;
+	if (!strcmp(what, "interfaces") && (field || json)) {
+		show_usage();
+		return 1;
 	}
+	if (!show_names(what, &names, &n))
+		return 1;
 	for (i = 0; i < n; i++) {
-		struct noise_device *dev = noise_get_device(names[i]);
+		struct noise_device *dev;
 
+		if (!strcmp(what, "interfaces")) {
+			printf("%s%s", names[i], i + 1 < n ? " " : "\n");
+			continue;
+		}
+		dev = noise_get_device(names[i]);
 		if (!dev) {
 			ok = false;
 			continue;
 		}
-		if (json)
-			show_json(dev);
-		else if (field)
-			show_field(dev, field, all);
-		else
-			show_pretty(dev);
+		show_one(dev, field, json, all);
 		if (!json && !field && i + 1 < n)
 			putchar('\n');
 		device_free(dev);

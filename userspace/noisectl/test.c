@@ -14,7 +14,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/stat.h>
 #include <netlink/genl/genl.h>
 #include <openssl/evp.h>
 #include <valgrind/memcheck.h>
@@ -370,7 +372,10 @@ static void test_config(void)
 	      !(p[1].flags & NOISE_PEER_F_REPLACE_PSKS) && p[1].has_keepalive &&
 	      !p[1].keepalive && !p[1].n_ips, "config/peer-v6", "wrong fields");
 	device_free(dev);
+}
 
+static void test_config_errors(void)
+{
 	config_error("unknown-key", "[Interface]\nAddress = 10.0.0.1/24\n",
 		     "noisectl: test.conf:2: unknown key 'Address' in [Interface]\n");
 	config_error("unknown-section", "[Interface]\n\n[Peers]\n",
@@ -391,9 +396,13 @@ static void test_config(void)
 		     "[Peer]\nPublicKey = HIgo9xNzJMWLKASShiTqIybxZ0U3wGLiUeJ1PKf8yk*=\n",
 		     "noisectl: test.conf:2: PublicKey is not a base64 25519 or 448 key\n");
 	config_error("protocol", "[Interface]\nProtocol = OpenVPN\n",
-		     "noisectl: test.conf:2: 'OpenVPN' is not a Noise protocol name (Noise_<pattern>_<dh>_<cipher>_<hash>)\n");
+		     "noisectl: test.conf:2: 'OpenVPN' is not a Noise protocol name (Noise_<pattern>_<dh>_<cipher>_<hash>) or WireGuard\n");
 	config_error("protocol-dh", "[Interface]\nProtocol = Noise_IK_P256_AESGCM_SHA256\n",
 		     "noisectl: test.conf:2: protocol 'Noise_IK_P256_AESGCM_SHA256': DH must be 25519 or 448\n");
+}
+
+static void test_config_errors2(void)
+{
 	config_error("peer-no-key", "[Peer]\nEndpoint = 1.2.3.4:5\n[Peer]\nPublicKey = " K1 "\n",
 		     "noisectl: test.conf:1: [Peer] without PublicKey\n");
 	config_error("peer-no-key-last", "[Peer]\nPublicKey = " K1 "\n[Peer]\n",
@@ -639,6 +648,233 @@ static void test_diff(void)
 	device_free(cur);
 }
 
+/* stderr into a buffer while a test runs (capture_end: what it got). */
+static FILE *saved_stderr;
+
+static void capture_begin(void)
+{
+	saved_stderr = stderr;
+	stderr = tmpfile();
+	if (!stderr) {
+		stderr = saved_stderr;
+		die_oom();
+	}
+}
+
+static const char *capture_end(void)
+{
+	static char buf[1024];
+	size_t n;
+
+	rewind(stderr);
+	n = fread(buf, 1, sizeof(buf) - 1, stderr);
+	buf[n] = '\0';
+	fclose(stderr);
+	stderr = saved_stderr;
+	return buf;
+}
+
+/* The WireGuard profile's name in any case, stored as the kernel wants it. */
+static void test_wireguard_name(void)
+{
+	static const char *const names[] = { "WireGuard", "wireguard", "WIREGUARD" };
+	struct noise_device *dev;
+	char err[256], text[128], name[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		char *const argv[] = { "protocol", (char *)names[i] };
+
+		snprintf(text, sizeof(text), "[Interface]\nProtocol = %s\n", names[i]);
+		snprintf(name, sizeof(name), "protocol/file-%s", names[i]);
+		dev = parse_str(text);
+		check(parse_protocol(names[i], err, sizeof(err)) && dev &&
+		      !strcmp(dev->protocol, "WireGuard"), name,
+		      "'%s' gave '%s'", names[i], dev ? dev->protocol : "an error");
+		device_free(dev);
+		snprintf(name, sizeof(name), "protocol/set-%s", names[i]);
+		dev = config_read_cmd(2, argv);
+		check(dev && !strcmp(dev->protocol, "WireGuard"), name,
+		      "'%s' gave '%s'", names[i], dev ? dev->protocol : "an error");
+		device_free(dev);
+	}
+	check(!parse_protocol("WireGuard2", err, sizeof(err)) &&
+	      strstr(err, "Noise_<pattern>") && strstr(err, "WireGuard"),
+	      "protocol/unknown-names-both", "said '%s'", err);
+}
+
+/* A device as a dump gives it: two peers, one with everything. */
+static struct noise_device *dump_device(void)
+{
+	struct noise_device *dev = device_new();
+	struct noise_peer *p;
+
+	snprintf(dev->ifname, sizeof(dev->ifname), "noise0");
+	parse_key(dev->public_key, &dev->public_key_len, K1);
+	dev->listen_port = 51820;
+	dev->fwmark = 0x1234;
+	p = device_add_peer(dev);
+	parse_key(p->public_key, &p->key_len, K2);
+	p->has_psk_id = true;
+	p->has_endpoint = true;
+	parse_endpoint(&p->endpoint, "[fd00::1]:51821", NULL, 0);
+	parse_allowedips(p, "10.0.0.0/24,fd00::/64", NULL, 0);
+	p->last_handshake_ns = 1700000000123456789ULL;
+	p->stats.v[NOISE_A_STATS_RX_BYTES] = 123;
+	p->stats.v[NOISE_A_STATS_TX_BYTES] = 4567;
+	p->keepalive = 25;
+	p = device_add_peer(dev);
+	parse_key(p->public_key, &p->key_len, K3);
+	return dev;
+}
+
+static void dump_check(const struct noise_device *dev, bool all,
+		       const char *name, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		die_oom();
+	show_dump(f, dev, all);
+	fclose(f);
+	check(!strcmp(buf, want), name, "got '%s'", buf);
+	free(buf);
+}
+
+/* Append a dump line: prefix (or NULL), then the n fields, tab-separated. */
+static void dump_line(char *out, size_t len, const char *prefix,
+		      const char *const *fields, size_t n)
+{
+	size_t i;
+
+	if (prefix)
+		snprintf(out + strlen(out), len - strlen(out), "%s\t", prefix);
+	for (i = 0; i < n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%c", fields[i],
+			 i + 1 < n ? '\t' : '\n');
+}
+
+/* `show dump`: wg's layout, field for field. */
+static void test_dump(void)
+{
+	static const char *const dev_f[] = { "(hidden)", K1, "51820", "0x1234" };
+	static const char *const peer1[] = {
+		K2, "(hidden)", "[fd00::1]:51821", "10.0.0.0/24,fd00::/64",
+		"1700000000", "123", "4567", "25",
+	};
+	static const char *const peer2[] = {
+		K3, "(none)", "(none)", "(none)", "0", "0", "0", "off",
+	};
+	static const char *const empty[] = { "(none)", "(none)", "0", "off" };
+	struct noise_device *dev = dump_device();
+	char want[1024] = "", want_all[1024] = "";
+
+	dump_line(want, sizeof(want), NULL, dev_f, ARRAY_SIZE(dev_f));
+	dump_line(want, sizeof(want), NULL, peer1, ARRAY_SIZE(peer1));
+	dump_line(want, sizeof(want), NULL, peer2, ARRAY_SIZE(peer2));
+	dump_line(want_all, sizeof(want_all), "noise0", dev_f, ARRAY_SIZE(dev_f));
+	dump_line(want_all, sizeof(want_all), "noise0", peer1, ARRAY_SIZE(peer1));
+	dump_line(want_all, sizeof(want_all), "noise0", peer2, ARRAY_SIZE(peer2));
+	dump_check(dev, false, "show/dump", want);
+	dump_check(dev, true, "show/dump-all", want_all);
+	device_free(dev);
+	dev = device_new();
+	snprintf(dev->ifname, sizeof(dev->ifname), "noise1");
+	want[0] = '\0';
+	dump_line(want, sizeof(want), "noise1", empty, ARRAY_SIZE(empty));
+	dump_check(dev, true, "show/dump-empty", want);
+	device_free(dev);
+}
+
+/* conf_default_protocol on a device now: the protocol, and a warning? */
+static void default_check(const char *name, const char *now_proto, bool fresh,
+			  const char *want, const char *warns)
+{
+	struct noise_device *now = NULL;
+	const char *got, *err;
+
+	if (now_proto) {
+		now = fresh ? device_new() : dump_device();
+		snprintf(now->ifname, sizeof(now->ifname), "noise0");
+		snprintf(now->protocol, sizeof(now->protocol), "%s", now_proto);
+		now->has_protocol = true;
+	}
+	capture_begin();
+	got = conf_default_protocol(now, "wg0.conf");
+	err = capture_end();
+	check(!strcmp(got, want) &&
+	      (warns ? strstr(err, warns) && strchr(err, '\n') == strrchr(err, '\n') :
+	       !*err), name, "protocol %s, said '%s'", got, err);
+	device_free(now);
+}
+
+static void mode_check(const char *name, const char *text, mode_t mode,
+		       bool warns)
+{
+	struct noise_device *dev = parse_str(text);
+	const char *err;
+
+	capture_begin();
+	config_warn_mode(dev, "wg0.conf", mode);
+	err = capture_end();
+	check(warns ? strstr(err, "wg0.conf") && strstr(err, "readable by group or others") :
+	      !*err, name, "said '%s'", err);
+	device_free(dev);
+}
+
+#define WORLD_WARNING "Warning: writing to world accessible file. " \
+	"Consider setting the umask to 077 and trying again.\n"
+
+static void world_check(const char *name, mode_t mode, bool warns)
+{
+	FILE *f = tmpfile();
+	bool said;
+
+	if (!f || fchmod(fileno(f), mode))
+		die_oom();
+	capture_begin();
+	said = warn_world_accessible(fileno(f));
+	check(said == warns && !strcmp(capture_end(), warns ? WORLD_WARNING : ""),
+	      name, "mode %o: %s", mode, said ? "warned" : "did not warn");
+	fclose(f);
+}
+
+static void test_warnings(void)
+{
+	static const char priv[] = "[Interface]\nPrivateKey = " K1 "\n";
+	static const char psk[] = "[Peer]\nPublicKey = " K2 "\nPresharedKey = " PSK "\n";
+	static const char none[] = "[Peer]\nPublicKey = " K2 "\n";
+	int fds[2];
+
+	default_check("noproto/no-device", NULL, false, NOISE_DEFAULT_PROTOCOL, NULL);
+	default_check("noproto/wireguard-kept", "WireGuard", true, "WireGuard", NULL);
+	default_check("noproto/default-kept", NOISE_DEFAULT_PROTOCOL, false,
+		      NOISE_DEFAULT_PROTOCOL, NULL);
+	default_check("noproto/new-device", NOISE_DEFAULT_PROTOCOL, true,
+		      NOISE_DEFAULT_PROTOCOL, "not the WireGuard profile");
+	default_check("noproto/other-changes", "Noise_XX_25519_AESGCM_SHA256", false,
+		      NOISE_DEFAULT_PROTOCOL,
+		      "noise0 changes from Noise_XX_25519_AESGCM_SHA256 to "
+		      NOISE_DEFAULT_PROTOCOL);
+	mode_check("keyfile/private-0600", priv, S_IFREG | 0600, false);
+	mode_check("keyfile/private-0640", priv, S_IFREG | 0640, true);
+	mode_check("keyfile/psk-0604", psk, S_IFREG | 0604, true);
+	mode_check("keyfile/no-secret-0644", none, S_IFREG | 0644, false);
+	mode_check("keyfile/pipe", priv, S_IFIFO | 0644, false);
+	world_check("genkey/world-0644", 0644, true);
+	world_check("genkey/world-0602", 0602, true);
+	world_check("genkey/private-0640", 0640, false);
+	if (pipe(fds) == 0) {
+		capture_begin();
+		check(!warn_world_accessible(fds[1]) && !*capture_end(),
+		      "genkey/pipe", "warned on a pipe");
+		close(fds[0]);
+		close(fds[1]);
+	}
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc == 2 && !strcmp(argv[1], "ct"))
@@ -649,6 +885,11 @@ int main(int argc, char *argv[])
 	test_dh();
 	test_pskid();
 	test_config();
+	test_config_errors();
+	test_config_errors2();
+	test_wireguard_name();
+	test_dump();
+	test_warnings();
 	test_set_args();
 	test_split(3, 10, 32768);
 	test_split(1000, 10000, 32768);
