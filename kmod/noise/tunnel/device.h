@@ -218,6 +218,9 @@ int noise_receive_test(struct noise_device *nd, struct sk_buff *skb);
 void noise_socket_set_test_tap(void (*tap)(struct noise_device *nd, struct sk_buff *skb));
 int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack);
 void *noise_nl_dump_test(struct noise_device *nd, size_t *len);
+void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
+			      void (*between)(void *arg, const void *msg, size_t len),
+			      void *arg);
 
 /* Configuration (contracts/tunnel-api.md); conf_lock held. */
 int noise_device_set_protocol(struct noise_device *nd, const char *name,

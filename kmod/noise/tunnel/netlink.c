@@ -987,22 +987,49 @@ int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack)
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_set_test, NOISE_INTERNAL);
 
+/* Append @skb's bytes to the kvmalloc'ed buffer *@out. */
+static int noise_dump_test_append(u8 **out, size_t *size, size_t *cap,
+				  const struct sk_buff *skb)
+{
+	u8 *bigger;
+
+	if (*size + skb->len > *cap) {
+		*cap = 2 * (*size + skb->len);
+		bigger = kvmalloc(*cap, GFP_KERNEL);
+		if (!bigger)
+			return -ENOMEM;
+		if (*size)
+			memcpy(bigger, *out, *size);
+		kvfree(*out);
+		*out = bigger;
+	}
+	memcpy(*out + *size, skb->data, skb->len);
+	*size += skb->len;
+	return 0;
+}
+
 /**
- * noise_nl_dump_test() - KUnit only: a device's whole GET_DEVICE dump.
+ * noise_nl_dump_test_step() - KUnit only: a device's whole GET_DEVICE dump,
+ *	with a call between its messages.
  * @nd: the device.
  * @len: out: the length of the result.
+ * @between: NULL, or called after each message (conf_lock not held) with
+ *	that message (one netlink message); it may change the device.
+ * @arg: passed to @between.
  *
  * Every message of the dump, concatenated, made by the dumpit itself.
  * Context: process.
  * Return: kvmalloc'ed bytes (kvfree them), or NULL.
  */
-void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
+void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
+			      void (*between)(void *arg, const void *msg, size_t len),
+			      void *arg)
 {
 	struct netlink_callback *cb = kzalloc(sizeof(*cb), GFP_KERNEL);
 	struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN };
 	struct sk_buff *skb = NULL, *in = NULL;
 	size_t size = 0, cap = 0;
-	u8 *out = NULL, *bigger;
+	u8 *out = NULL;
 	int ret;
 
 	in = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -1021,18 +1048,10 @@ void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
 			goto fail_dump;
 		if (!ret)
 			break;
-		if (size + skb->len > cap) {
-			cap = 2 * (size + skb->len);
-			bigger = kvmalloc(cap, GFP_KERNEL);
-			if (!bigger)
-				goto fail_dump;
-			if (size)
-				memcpy(bigger, out, size);
-			kvfree(out);
-			out = bigger;
-		}
-		memcpy(out + size, skb->data, skb->len);
-		size += skb->len;
+		if (noise_dump_test_append(&out, &size, &cap, skb))
+			goto fail_dump;
+		if (between)
+			between(arg, skb->data, skb->len);
 		kfree_skb(skb);
 	}
 	kfree_skb(skb);
@@ -1049,6 +1068,20 @@ fail:
 	kfree_skb(in);
 	kfree(cb);
 	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test_step, NOISE_INTERNAL);
+
+/**
+ * noise_nl_dump_test() - KUnit only: a device's whole GET_DEVICE dump.
+ * @nd: the device.
+ * @len: out: the length of the result.
+ *
+ * Context: process.
+ * Return: kvmalloc'ed bytes (kvfree them), or NULL.
+ */
+void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
+{
+	return noise_nl_dump_test_step(nd, len, NULL, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test, NOISE_INTERNAL);
 
