@@ -167,8 +167,9 @@ static void td_between(void *arg, const void *msg, size_t len)
 		mutex_lock(&c->nd->conf_lock);
 		peer = noise_peer_lookup(c->nd, key);
 		KUNIT_EXPECT_EQ(c->test, noise_allowedips_pool_fill(&pool, 2, GFP_KERNEL), 0);
-		KUNIT_EXPECT_EQ(c->test, noise_allowedips_insert(&c->nd->aips, AF_INET, &addr, 32,
-								 peer, &peer->allowedips, &pool), 0);
+		KUNIT_EXPECT_EQ(c->test,
+				noise_allowedips_insert(&c->nd->aips, AF_INET, &addr, 32,
+							peer, &peer->allowedips, &pool), 0);
 		noise_allowedips_pool_drain(&pool);
 		mutex_unlock(&c->nd->conf_lock);
 	}

@@ -204,13 +204,14 @@ static int noise_put_endpoint(struct sk_buff *skb, struct noise_peer *peer)
  * Where the dump goes on: a cursor, not a position, so that each message
  * costs what it holds (a position meant walking past everything sent
  * before, quadratic in peers and allowed IPs).
+ * @peer: the peer to go on with (a reference), NULL: the first.
+ * @aip: its allowed IP to go on with, valid while nd->aips.seq is
+ *	@aip_seq; NULL: by @aip_pos.
  */
 struct noise_dump_ctx {
 	struct noise_device *nd;	/* holds a reference on nd->dev */
-	struct noise_peer *peer;	/* the peer to go on with (a reference);
-					 * NULL: the first */
-	const void *aip;		/* its allowed IP to go on with, while
-					 * nd->aips.seq is @aip_seq; else NULL */
+	struct noise_peer *peer;
+	const void *aip;
 	unsigned long aip_pos;		/* its allowed IPs already sent */
 	u32 aip_seq;
 	bool device_sent;		/* the device attributes */
