@@ -105,9 +105,14 @@ static void td_scan(struct td_ctx *c, const u8 *buf, size_t len, unsigned int *h
 				else if (nla_type(p) == NOISE_A_PEER_ALLOWEDIP)
 					n++;
 			}
-			KUNIT_ASSERT_NOT_NULL(c->test, key);
+			/* No ASSERT here: it would leave the dump (and a device reference). */
+			KUNIT_EXPECT_NOT_NULL(c->test, key);
+			if (!key)
+				continue;
 			i = key[0] | key[1] << 8;
-			KUNIT_ASSERT_LT(c->test, i, TD_PEERS);
+			KUNIT_EXPECT_LT(c->test, i, TD_PEERS);
+			if (i >= TD_PEERS)
+				continue;
 			heads[i] += head;
 			if (aips)
 				aips[i] += n;
@@ -147,8 +152,12 @@ static void td_between(void *arg, const void *msg, size_t len)
 			last = i;
 		}
 	}
-	KUNIT_ASSERT_GE(c->test, sent, 4U);
-	KUNIT_ASSERT_LT(c->test, last + 2, TD_PEERS);
+	if (c->action != TD_ADD_AIP) {
+		KUNIT_EXPECT_GE(c->test, sent, 4U);
+		KUNIT_EXPECT_LT(c->test, last + 2, TD_PEERS);
+		if (sent < 4 || last + 2 >= TD_PEERS)
+			return;
+	}
 	if (c->action == TD_REMOVE_SENT) {
 		/* Four peers the dump has sent, behind its position. */
 		for (i = 0; i < 4; i++)
@@ -166,10 +175,12 @@ static void td_between(void *arg, const void *msg, size_t len)
 		td_key(key, TD_PEERS - 1);
 		mutex_lock(&c->nd->conf_lock);
 		peer = noise_peer_lookup(c->nd, key);
+		KUNIT_EXPECT_NOT_NULL(c->test, peer);
 		KUNIT_EXPECT_EQ(c->test, noise_allowedips_pool_fill(&pool, 2, GFP_KERNEL), 0);
-		KUNIT_EXPECT_EQ(c->test,
-				noise_allowedips_insert(&c->nd->aips, AF_INET, &addr, 32,
-							peer, &peer->allowedips, &pool), 0);
+		if (peer)
+			KUNIT_EXPECT_EQ(c->test,
+					noise_allowedips_insert(&c->nd->aips, AF_INET, &addr, 32,
+								peer, &peer->allowedips, &pool), 0);
 		noise_allowedips_pool_drain(&pool);
 		mutex_unlock(&c->nd->conf_lock);
 	}
