@@ -374,7 +374,7 @@ udp_sockets() {
 }
 
 updown_ports() {
-	local n=120 up p1 p2 got
+	local n=50 up p1 p2 got
 	export -f updown_loop port_loop
 	export DEV NOISECTL st_tmp
 	: > "$st_tmp/up.err"

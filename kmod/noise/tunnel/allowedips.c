@@ -556,9 +556,9 @@ int noise_allowedips_walk_peer_from(const struct noise_allowedips *t,
 }
 EXPORT_SYMBOL_NS_GPL(noise_allowedips_walk_peer_from, NOISE_INTERNAL);
 
-/**
+/*
  * noise_allowedips_walk_peer() - noise_allowedips_walk_peer_from() without
- *	a cursor: @pos (in: entries to skip; out: entries done) alone.
+ * a cursor: @pos (in: entries to skip; out: entries done) alone.
  */
 int noise_allowedips_walk_peer(const struct noise_allowedips *t,
 			       const struct list_head *peer_entries,
