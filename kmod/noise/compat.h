@@ -20,6 +20,7 @@
 #include <linux/string.h>
 #include <linux/crypto.h>
 #include <linux/netdevice.h>
+#include <net/genetlink.h>
 
 /* True when building against kernel @major.@minor or later. */
 #define NOISE_KERNEL_AT_LEAST(major, minor)				\
@@ -104,6 +105,18 @@ static inline void noise_netdev_set_lltx(struct net_device *dev)
 #define noise_genl_dump_attrs(cb)	(genl_info_dump(cb)->attrs)
 #else
 #define noise_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
+
+/*
+ * A multicast group only for listeners with CAP_NET_ADMIN in the
+ * namespace's user namespace: GENL_MCAST_CAP_NET_ADMIN since 6.7; before
+ * (5.18 to 6.6, so 6.1), genl_bind() made the same check for
+ * GENL_UNS_ADMIN_PERM in the group's flags.
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define NOISE_GENL_MCAST_NET_ADMIN	GENL_MCAST_CAP_NET_ADMIN
+#else
+#define NOISE_GENL_MCAST_NET_ADMIN	GENL_UNS_ADMIN_PERM
 #endif
 
 /* get_unaligned_be32() and friends: <linux/unaligned.h> since 6.12. */

@@ -201,7 +201,7 @@ static struct kunit_suite tt_suite = {
 	.test_cases = tt_cases,
 };
 
-kunit_test_suites(&tt_suite, &tt_lookup_suite);
+kunit_test_suites(&tt_suite, &tt_lookup_suite, &tt_dump_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the noise tunnel: wire checks, peer and index lookup");

@@ -6,5 +6,6 @@
 #include <kunit/test.h>
 
 extern struct kunit_suite tt_lookup_suite;
+extern struct kunit_suite tt_dump_suite;
 
 #endif /* _NOISE_TUNNEL_TEST_H */

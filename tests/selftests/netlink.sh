@@ -11,6 +11,15 @@
 # - noisectl passes the kernel's extack text on, in one line, exit 1
 # - without CAP_NET_ADMIN a set and a dump are refused (and the same set
 #   with another capability dropped works)
+# - the "peers" multicast group: a listener without capabilities cannot
+#   join it (EPERM); root joins and gets a peer's event
+# - listen-port changes while the device goes up and down (three
+#   concurrent loops): every "ip link set up" works, the final port is the
+#   one set and the only socket bound
+# - the namespace the device was created in deleted while the device lives
+#   on in another one (as an unprivileged user, in a user namespace of its
+#   own): a new listen port and "ip link set up" are refused with ENONET
+#   (the extack says why), nothing crashes
 # - tools/net/ynl/cli.py with Documentation/netlink/specs/noise.yaml: the
 #   spec validates against the kernel's schema, ynl dumps the device and
 #   sets it, and shows the extack of a bad request
@@ -304,7 +313,153 @@ BAD=(
 		"[$(dev), [\"DEVICE_LISTEN_PORT\", {\"u16\": 52001}], $(peer "$P1" "$(aip 2 '{"ip": "10.9.0.0"}' 40)")]"
 )
 
-st_plan $((5 + ${#BAD[@]} / 2 + 9))
+
+NOBODY="setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all --bounding-set=-all"
+
+mcast_nocap() {
+	local out
+	out=$(x $NOBODY $NL listen --join-only 2>&1)
+	echo "uid 65534, no capabilities: $out"
+	[ "$out" = "error EPERM: join" ]
+}
+
+mcast_root() {
+	local pid i l got="" key
+	key=$(nt_genkey 25519 | nt_pubkey) || return 1
+	x $NL listen --timeout 120 > "$st_tmp/listen.out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^joined' "$st_tmp/listen.out" 2>/dev/null && break
+		grep -q '^error' "$st_tmp/listen.out" 2>/dev/null && break
+		st_nap 0.2
+	done
+	cat "$st_tmp/listen.out"
+	grep -q '^joined' "$st_tmp/listen.out" || { kill "$pid"; return 1; }
+	x "$NOISECTL" set "$DEV" peer "$key" || { kill "$pid"; return 1; }
+	wait "$pid"
+	cat "$st_tmp/listen.out"
+	while IFS= read -r l; do
+		[[ "$l" == "event "* ]] && got=$l
+	done < "$st_tmp/listen.out"
+	x "$NOISECTL" set "$DEV" peer "$key" remove || return 1
+	[[ "$got" == "event "*" $key" ]]
+}
+
+# One loop: N times "ip link set down; ip link set up" (an up that fails
+# is counted), or N listen ports from BASE.
+updown_loop() {
+	local i fails=0
+	for ((i = 0; i < $1; i++)); do
+		ip link set "$DEV" down
+		ip link set "$DEV" up 2>> "$st_tmp/up.err" || fails=$((fails + 1))
+	done
+	echo "$fails"
+}
+
+port_loop() {
+	local i fails=0
+	for ((i = 1; i <= $1; i++)); do
+		"$NOISECTL" set "$DEV" listen-port $(($2 + i)) 2>> "$st_tmp/port.err" ||
+			fails=$((fails + 1))
+	done
+	echo "$fails"
+}
+
+# The sockets bound to PORT in the namespace (IPv4 and IPv6), and all
+# sockets of either family.
+udp_sockets() {
+	local hex
+	hex=$(printf ':%04X ' "$1")
+	echo "port $1: $(x cat /proc/net/udp /proc/net/udp6 | grep -c "$hex") of $(x cat /proc/net/udp /proc/net/udp6 | grep -vc 'local_address')"
+}
+
+updown_ports() {
+	local n=50 up p1 p2 got
+	export -f updown_loop port_loop
+	export DEV NOISECTL st_tmp
+	: > "$st_tmp/up.err"
+	: > "$st_tmp/port.err"
+	x ip link set "$DEV" up || return 1
+	x bash -c "updown_loop $n" > "$st_tmp/updown.n" &
+	up=$!
+	x bash -c "port_loop $n 42000" > "$st_tmp/p1.n" &
+	p1=$!
+	x bash -c "port_loop $n 43000" > "$st_tmp/p2.n" &
+	p2=$!
+	wait "$up" "$p1" "$p2"
+	echo "failed: ip link set up $(cat "$st_tmp/updown.n") of $n, listen-port $(cat "$st_tmp/p1.n") + $(cat "$st_tmp/p2.n") of 2x$n"
+	sort "$st_tmp/up.err" "$st_tmp/port.err" | uniq -c | head -n 5
+	x ip link set "$DEV" up &&
+	x "$NOISECTL" set "$DEV" listen-port 44044 || return 1
+	got=$(udp_sockets 44044)
+	echo "$got"
+	st_eq "ip link set up failures" "$(cat "$st_tmp/updown.n")" 0 &&
+	st_eq "listen-port failures" "$(($(cat "$st_tmp/p1.n") + $(cat "$st_tmp/p2.n")))" 0 &&
+	st_eq "listen port" "$(x "$NOISECTL" show "$DEV" --json | jq .listen_port)" 44044 &&
+	st_eq "UDP sockets" "$got" "port 44044: 2 of 2"
+}
+
+# In a user namespace of its own (the user root in it, nobody outside):
+# namespace A makes the device, which moves to namespace B and goes up;
+# A is deleted; B then asks for a new listen port and for the device to
+# come up again. Both refused (ENONET); the device and the kernel survive.
+ENONET_SCRIPT='
+set -u
+ns_ready() {	# PID: its network namespace is not ours
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[ "$(readlink /proc/$1/ns/net)" != "$(readlink /proc/self/ns/net)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+unshare -n sleep 600 & A=$!
+unshare -n sleep 600 & B=$!
+ns_ready $A && ns_ready $B || { echo "no namespaces"; exit 1; }
+inA() { nsenter -t $A -n "$@"; }
+inB() { nsenter -t $B -n "$@"; }
+inA ip link add noise0 type noise &&
+inA "$NOISECTL" set noise0 listen-port 41000 peer "$PEER" allowed-ips 10.7.0.0/16 &&
+inA ip link set noise0 netns $B &&
+inB ip link set noise0 up &&
+inB "$NOISECTL" show noise0 listen-port || { echo "setup failed"; exit 1; }
+kill $A
+wait $A 2>/dev/null
+for ((i = 0; i < 600; i++)); do
+	inB ip link show noise0 | grep -q NO-CARRIER && break
+	sleep 0.1
+done
+inB ip link show noise0
+err=$(inB "$NOISECTL" set noise0 listen-port 40000 2>&1)
+echo "set listen-port: exit $?: $err"
+inB ip link set noise0 down
+err=$(inB ip link set noise0 up 2>&1)
+echo "ip link set up: exit $?: $err"
+inB "$NOISECTL" show noise0 | head -n 3
+inB ip link del noise0
+kill $B
+wait $B 2>/dev/null
+echo done
+'
+
+creating_ns_gone() {
+	local out who=$NOBODY
+	export NOISECTL
+	export PEER=$P1
+	# Unprivileged user namespaces: try as nobody, else say why and use root.
+	if ! $NOBODY unshare -U -r true 2> "$st_tmp/userns.err"; then
+		echo "an unprivileged user cannot make a user namespace here: $(cat "$st_tmp/userns.err"); as root"
+		who=""
+	fi
+	out=$($who unshare -U -r --fork bash -c "$ENONET_SCRIPT" 2>&1)
+	echo "$out"
+	[[ "$out" == *"set listen-port: exit 1: "*"namespace"* ]] || { echo "set listen-port not refused with the reason"; return 1; }
+	[[ "$out" == *"ip link set up: exit 2: "*"Machine is not on the network"* ]] ||
+		{ echo "ip link set up not refused (ENONET)"; return 1; }
+	[[ "$out" == *done ]]
+}
+
+st_plan $((5 + ${#BAD[@]} / 2 + 13))
 st_must "load noise.ko" noise_load
 st_must "a device with two peers (noisectl setconf), its full dump" setup
 st_run "a good raw request changes it (the raw requests work)" good_set
@@ -337,4 +492,8 @@ else
 	st_run "ynl cli.py sets the device" ynl_set
 	st_run_v "ynl cli.py shows the extack of a bad request" ynl_extack
 fi
+st_run_v "peers multicast group: no join without CAP_NET_ADMIN (EPERM)" mcast_nocap
+st_run_v "peers multicast group: root joins and gets a peer's event" mcast_root
+st_run_v "listen ports set while the device goes up and down: all work, final port alone" updown_ports
+st_run_v "the device's creation namespace gone: new port and up refused (ENONET)" creating_ns_gone
 st_done

@@ -24,6 +24,12 @@
 #                       --list FILE: every allowed IP, one "PUBKEY-B64
 #                       ADDR/CIDR" line, written to FILE), --json: the
 #                       answer decoded
+#   nl.py listen [--join-only] [--timeout S]
+#                       joins the family's "peers" multicast group: prints
+#                       "joined" or "error <errno name>: join" (exit 1);
+#                       then (without --join-only) waits for one event and
+#                       prints "event CMD PUBKEY-B64" (exit 1 after S
+#                       seconds, default 60, without one)
 #
 # JSON for set: a list of [NAME, VALUE]: NAME is the part of a NOISE_A_*
 # enumerator after NOISE_A_ (DEVICE_IFNAME, PEER_PUBLIC_KEY,
@@ -66,6 +72,10 @@ NLMSGERR_ATTR_MSG = 1
 NLMSGERR_ATTR_OFFS = 2
 NLMSGERR_ATTR_MISS_TYPE = 5
 NLMSGERR_ATTR_MISS_NEST = 6
+CTRL_ATTR_MCAST_GROUPS = 7
+CTRL_ATTR_MCAST_GRP_NAME = 1
+CTRL_ATTR_MCAST_GRP_ID = 2
+NETLINK_ADD_MEMBERSHIP = 1
 
 
 def uapi():
@@ -199,7 +209,7 @@ class Netlink:
                 if mtype in (NLMSG_DONE, NLMSG_ERROR):
                     return
 
-    def family(self, name):
+    def family(self, name, groups=None):
         seq = self.send(GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY,
                         nla(CTRL_ATTR_FAMILY_NAME, name.encode() + b'\0'))
         fid = None
@@ -212,6 +222,15 @@ class Netlink:
             for t, v in attrs(payload[4:]):
                 if t == CTRL_ATTR_FAMILY_ID:
                     fid = struct.unpack('=H', v[:2])[0]
+                elif t == CTRL_ATTR_MCAST_GROUPS and groups is not None:
+                    for _, g in attrs(v):
+                        gname = gid = None
+                        for gt, gv in attrs(g):
+                            if gt == CTRL_ATTR_MCAST_GRP_NAME:
+                                gname = gv.rstrip(b'\0').decode()
+                            elif gt == CTRL_ATTR_MCAST_GRP_ID:
+                                gid = struct.unpack('=I', gv[:4])[0]
+                        groups[gname] = gid
         if fid is None:
             raise OSError(errno.ENOENT, 'no generic netlink family %s' % name)
         return fid
@@ -354,6 +373,37 @@ def cmd_dump(ifname, mode, listfile=None, nl=None, fam=None):
     return 0
 
 
+def cmd_listen(join_only, timeout):
+    nl = Netlink()
+    groups = {}
+    nl.family(C['NOISE_GENL_NAME'], groups)
+    try:
+        nl.s.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, groups[C['NOISE_MCGRP_PEERS']])
+    except OSError as e:
+        print('error %s: join' % errno.errorcode.get(e.errno, e.errno))
+        return 1
+    print('joined')
+    sys.stdout.flush()
+    if join_only:
+        return 0
+    nl.s.settimeout(timeout)
+    try:
+        data = nl.s.recv(1 << 16)
+    except socket.timeout:
+        print('no event in %s s' % timeout)
+        return 1
+    mlen, mtype, _, _, _ = struct.unpack_from('=IHHII', data)
+    cmd = data[16]
+    pub = ''
+    for t, v in attrs(data[20:mlen]):
+        if t == C['NOISE_A_DEVICE_PEER']:
+            for pt, pv in attrs(v):
+                if pt == C['NOISE_A_PEER_PUBLIC_KEY']:
+                    pub = base64.b64encode(pv).decode()
+    print('event %d %s' % (cmd, pub))
+    return 0
+
+
 def cmd_batch(ifname, path):
     nl = Netlink()
     fam = nl.family(C['NOISE_GENL_NAME'])
@@ -371,6 +421,11 @@ def cmd_batch(ifname, path):
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == 'batch':
         return cmd_batch(sys.argv[2], sys.argv[3])
+    if len(sys.argv) >= 2 and sys.argv[1] == 'listen':
+        timeout = 60.0
+        if '--timeout' in sys.argv:
+            timeout = float(sys.argv[sys.argv.index('--timeout') + 1])
+        return cmd_listen('--join-only' in sys.argv, timeout)
     if len(sys.argv) >= 3 and sys.argv[1] == 'set':
         return cmd_set(json.loads(sys.argv[2]))
     if len(sys.argv) >= 3 and sys.argv[1] == 'dump':

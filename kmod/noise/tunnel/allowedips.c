@@ -503,13 +503,16 @@ void noise_allowedips_free(struct noise_allowedips *t)
 EXPORT_SYMBOL_NS_GPL(noise_allowedips_free, NOISE_INTERNAL);
 
 /**
- * noise_allowedips_walk_peer() - call @fn for a peer's entries, resumably
+ * noise_allowedips_walk_peer_from() - call @fn for a peer's entries, resumably
  * @t: the table
  * @peer_entries: the peer's list of entries
- * @pos: in: how many entries to skip; out: the entries done
+ * @cursor: in: the entry to start at, or NULL: skip *@pos entries from the
+ *	first; out: the entry @fn stopped at (NULL when all were done). Only
+ *	valid while t->seq has not changed (an entry may be freed after).
+ * @pos: in: the entries done before; out: the entries done
  * @fn: called with the family, the address (network byte order, 4 or 16
- *	bytes) and the prefix length; a non-zero return stops the walk with
- *	*@pos at that entry, to be tried again in the next call
+ *	bytes) and the prefix length; a non-zero return stops the walk at
+ *	that entry, to be tried again in the next call
  * @ctx: passed to @fn
  *
  * The entries come in insertion order. Between two calls the mutex may be
@@ -518,20 +521,23 @@ EXPORT_SYMBOL_NS_GPL(noise_allowedips_free, NOISE_INTERNAL);
  * Context: holds @t's mutex.
  * Return: 0 when every entry was done, else @fn's return value.
  */
-int noise_allowedips_walk_peer(const struct noise_allowedips *t,
-			       const struct list_head *peer_entries,
-			       unsigned long *pos, noise_allowedips_walk_fn fn,
-			       void *ctx)
+int noise_allowedips_walk_peer_from(const struct noise_allowedips *t,
+				    const struct list_head *peer_entries,
+				    const void **cursor, unsigned long *pos,
+				    noise_allowedips_walk_fn fn, void *ctx)
 {
-	const struct noise_aip_node *n;
-	unsigned long i = 0;
+	const struct noise_aip_node *n = *cursor;
+	unsigned long i;
 	u8 addr[16];
 	int err;
 
 	lockdep_assert_held(t->lock);
-	list_for_each_entry(n, peer_entries, entry) {
-		if (i++ < *pos)
-			continue;
+	if (!n) {
+		n = list_first_entry(peer_entries, struct noise_aip_node, entry);
+		for (i = 0; i < *pos && !list_entry_is_head(n, peer_entries, entry); i++)
+			n = list_next_entry(n, entry);
+	}
+	list_for_each_entry_from(n, peer_entries, entry) {
 		if (n->family == AF_INET) {
 			put_unaligned_be32(n->key[0] >> 32, addr);
 		} else {
@@ -539,11 +545,29 @@ int noise_allowedips_walk_peer(const struct noise_allowedips *t,
 			put_unaligned_be64(n->key[1], addr + 8);
 		}
 		err = fn(ctx, n->family, addr, n->cidr);
-		if (err)
+		if (err) {
+			*cursor = n;
 			return err;
+		}
 		(*pos)++;
 	}
+	*cursor = NULL;
 	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(noise_allowedips_walk_peer_from, NOISE_INTERNAL);
+
+/*
+ * noise_allowedips_walk_peer() - noise_allowedips_walk_peer_from() without
+ * a cursor: @pos (in: entries to skip; out: entries done) alone.
+ */
+int noise_allowedips_walk_peer(const struct noise_allowedips *t,
+			       const struct list_head *peer_entries,
+			       unsigned long *pos, noise_allowedips_walk_fn fn,
+			       void *ctx)
+{
+	const void *cursor = NULL;
+
+	return noise_allowedips_walk_peer_from(t, peer_entries, &cursor, pos, fn, ctx);
 }
 EXPORT_SYMBOL_NS_GPL(noise_allowedips_walk_peer, NOISE_INTERNAL);
 

@@ -62,6 +62,10 @@ void noise_allowedips_remove_peer(struct noise_allowedips *t,
 
 typedef int (*noise_allowedips_walk_fn)(void *ctx, int family,
 					const u8 *addr, u8 cidr);
+int noise_allowedips_walk_peer_from(const struct noise_allowedips *t,
+				    const struct list_head *peer_entries,
+				    const void **cursor, unsigned long *pos,
+				    noise_allowedips_walk_fn fn, void *ctx);
 int noise_allowedips_walk_peer(const struct noise_allowedips *t,
 			       const struct list_head *peer_entries,
 			       unsigned long *pos, noise_allowedips_walk_fn fn,

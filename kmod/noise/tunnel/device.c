@@ -416,16 +416,22 @@ unsigned int noise_tunnel_dh_len(struct noise_device *nd)
 
 /**
  * noise_device_set_listen_port() - change the port.
- * @nd: the device (conf_lock held).
+ * @nd: the device (RTNL and conf_lock held).
  * @port: the port; 0 any.
  *
- * Context: process, conf_lock held.
- * Return: 0 or -errno, the old sockets kept.
+ * RTNL keeps the device from coming up or going down meanwhile: ndo_open
+ * runs with the device already marked running, so without it a port set
+ * between the two would be bound twice (Documentation/architecture.rst,
+ * locking).
+ * Context: process, RTNL and conf_lock held.
+ * Return: 0 or -errno (-ENONET: the namespace the device was created in
+ * is gone), the old sockets kept.
  */
 int noise_device_set_listen_port(struct noise_device *nd, u16 port)
 {
 	int err;
 
+	ASSERT_RTNL();
 	lockdep_assert_held(&nd->conf_lock);
 	if (!netif_running(nd->dev)) {
 		nd->listen_port_req = port;
@@ -481,7 +487,7 @@ static int noise_open(struct net_device *dev)
 	int err;
 
 	mutex_lock(&nd->conf_lock);
-	err = nd->net ? noise_socket_open(nd, nd->listen_port_req) : -ENONET;
+	err = noise_socket_open(nd, nd->listen_port_req);	/* -ENONET: no namespace */
 	if (!err) {
 		local_bh_disable();
 		list_for_each_entry(peer, &nd->peer_list, list)

@@ -5,8 +5,9 @@
  * Locking (Documentation/architecture.rst, /work/wt/contracts/tunnel-api.md):
  *  - dev->conf_lock (mutex): every configuration change (protocol, keys,
  *    port, fwmark, peers, allowed IPs) and every walk of dev->peer_list by
- *    netlink. Taken under RTNL never (netlink does not hold RTNL); RTNL may
- *    be taken inside it (socket open/close does not need it).
+ *    netlink. Nests inside RTNL (ndo_open/ndo_stop, the netns pre_exit,
+ *    and a SET_DEVICE that changes the listen port take RTNL first);
+ *    never take RTNL while holding it.
  *  - dev->hs_lock (mutex): all handshake state of the device and its peers
  *    (peer->hs, dev->anon, the last sent handshake message). Process context
  *    only; nests inside conf_lock.
@@ -219,6 +220,9 @@ int noise_receive_test(struct noise_device *nd, struct sk_buff *skb);
 void noise_socket_set_test_tap(void (*tap)(struct noise_device *nd, struct sk_buff *skb));
 int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack);
 void *noise_nl_dump_test(struct noise_device *nd, size_t *len);
+void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
+			      void (*between)(void *arg, const void *msg, size_t len),
+			      void *arg);
 
 /* Configuration (contracts/tunnel-api.md); conf_lock held. */
 int noise_device_set_protocol(struct noise_device *nd, const char *name,

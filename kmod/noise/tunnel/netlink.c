@@ -31,6 +31,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -50,7 +51,9 @@ static struct genl_family noise_genl_family;
 enum { NOISE_MCGRP_PEERS_ID };
 
 static const struct genl_multicast_group noise_genl_mcgrps[] = {
-	[NOISE_MCGRP_PEERS_ID] = { .name = NOISE_MCGRP_PEERS },
+	/* Keys, endpoints, handshake times: for CAP_NET_ADMIN, as GET_DEVICE. */
+	[NOISE_MCGRP_PEERS_ID] = { .name = NOISE_MCGRP_PEERS,
+				   .flags = NOISE_GENL_MCAST_NET_ADMIN },
 };
 
 /* Policies (strict: unknown attributes and missing NLA_F_NESTED refused). */
@@ -197,10 +200,20 @@ static int noise_put_endpoint(struct sk_buff *skb, struct noise_peer *peer)
 
 /* GET_DEVICE */
 
+/*
+ * Where the dump goes on: a cursor, not a position, so that each message
+ * costs what it holds (a position meant walking past everything sent
+ * before, quadratic in peers and allowed IPs).
+ * @peer: the peer to go on with (a reference), NULL: the first.
+ * @aip: its allowed IP to go on with, valid while nd->aips.seq is
+ *	@aip_seq; NULL: by @aip_pos.
+ */
 struct noise_dump_ctx {
 	struct noise_device *nd;	/* holds a reference on nd->dev */
-	unsigned long peer_idx;		/* the peer to go on with */
+	struct noise_peer *peer;
+	const void *aip;
 	unsigned long aip_pos;		/* its allowed IPs already sent */
+	u32 aip_seq;
 	bool device_sent;		/* the device attributes */
 	bool peer_head_sent;		/* the peer's own attributes */
 	bool done;
@@ -229,6 +242,8 @@ static int noise_nl_get_done(struct netlink_callback *cb)
 {
 	struct noise_dump_ctx *ctx = noise_dump_ctx(cb);
 
+	noise_peer_put(ctx->peer);
+	ctx->peer = NULL;
 	if (ctx->nd)
 		dev_put(ctx->nd->dev);
 	ctx->nd = NULL;
@@ -295,6 +310,8 @@ static int noise_put_allowedip(void *data, int family, const u8 *addr, u8 cidr)
 static int noise_put_peer(struct sk_buff *skb, struct noise_dump_ctx *ctx,
 			  struct noise_peer *peer, unsigned int dh_len)
 {
+	const struct noise_allowedips *aips = &peer->nd->aips;
+	const void *aip = ctx->aip_seq == aips->seq ? ctx->aip : NULL;
 	unsigned long pos = ctx->aip_pos;
 	bool head = false;
 	struct nlattr *nest;
@@ -310,17 +327,29 @@ static int noise_put_peer(struct sk_buff *skb, struct noise_dump_ctx *ctx,
 			goto cancel;
 		head = true;
 	}
-	err = noise_allowedips_walk_peer(&peer->nd->aips, &peer->allowedips, &pos,
-					 noise_put_allowedip, skb);
+	/* The allowed IPs changed since the cursor was taken: by position. */
+	err = noise_allowedips_walk_peer_from(aips, &peer->allowedips, &aip, &pos,
+					      noise_put_allowedip, skb);
 	if (err && !head && pos == ctx->aip_pos)
 		goto cancel;
 	nla_nest_end(skb, nest);
 	ctx->peer_head_sent = true;
 	ctx->aip_pos = pos;
+	ctx->aip = aip;
+	ctx->aip_seq = aips->seq;
 	return err ? -EMSGSIZE : 0;
 cancel:
 	nla_nest_cancel(skb, nest);
 	return -ENOSPC;
+}
+
+/* The dump goes on with @peer next time (NULL: nothing left). */
+static void noise_dump_set_cursor(struct noise_dump_ctx *ctx, struct noise_peer *peer)
+{
+	if (ctx->peer == peer)
+		return;
+	noise_peer_put(ctx->peer);
+	ctx->peer = peer ? noise_peer_get(peer) : NULL;
 }
 
 static int noise_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -330,7 +359,6 @@ static int noise_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct noise_identity *id;
 	struct noise_peer *peer;
 	unsigned int dh_len;
-	unsigned long i = 0;
 	bool progress = false;
 	int err = 0;
 	void *hdr;
@@ -356,18 +384,26 @@ static int noise_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	id = noise_nl_ident(nd);
 	dh_len = id ? id->proto.info.dh_len : 0;
-	list_for_each_entry(peer, &nd->peer_list, list) {
-		if (i++ < ctx->peer_idx)
-			continue;
+	/*
+	 * The peer to go on with was removed: its place in the list is gone.
+	 * The dump ends here; the peer generation changed, so this message
+	 * carries NLM_F_DUMP_INTR and the reader dumps again (as WireGuard).
+	 */
+	if (ctx->peer && READ_ONCE(ctx->peer->dead))
+		peer = list_entry(&nd->peer_list, struct noise_peer, list);
+	else
+		peer = ctx->peer ?: list_first_entry(&nd->peer_list, struct noise_peer, list);
+	list_for_each_entry_from(peer, &nd->peer_list, list) {
 		err = noise_put_peer(skb, ctx, peer, dh_len);
 		if (err != -ENOSPC)
 			progress = true;
 		if (err)
 			break;
-		ctx->peer_idx++;
 		ctx->aip_pos = 0;
+		ctx->aip = NULL;
 		ctx->peer_head_sent = false;
 	}
+	noise_dump_set_cursor(ctx, err ? peer : NULL);
 	mutex_unlock(&nd->conf_lock);
 	if (err && !progress)
 		goto cancel;
@@ -798,6 +834,11 @@ static int noise_plan_prepare(struct noise_plan *plan, struct noise_device *nd,
 	/* Last: a port that cannot be bound leaves everything as it was. */
 	if (plan->set_port && plan->port != nd->listen_port) {
 		err = noise_device_set_listen_port(nd, plan->port);
+		if (err == -ENONET) {
+			NL_SET_ERR_MSG_ATTR(extack, plan->tb[NOISE_A_DEVICE_LISTEN_PORT],
+					    "the network namespace the device was created in is gone");
+			return err;
+		}
 		if (err) {
 			NL_SET_ERR_MSG_ATTR(extack, plan->tb[NOISE_A_DEVICE_LISTEN_PORT],
 					    "cannot bind the listen port");
@@ -925,6 +966,7 @@ static int noise_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct noise_device *nd;
 	struct noise_plan *plan;
+	bool rtnl;
 	int err;
 
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
@@ -942,6 +984,13 @@ static int noise_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 
+	/*
+	 * A new port swaps the sockets: under RTNL, so that the device does
+	 * not come up or go down meanwhile (noise_device_set_listen_port()).
+	 */
+	rtnl = plan->tb[NOISE_A_DEVICE_LISTEN_PORT];
+	if (rtnl)
+		rtnl_lock();
 	mutex_lock(&nd->conf_lock);
 	err = noise_plan_validate(plan, nd, info->nlhdr, extack);
 	if (!err)
@@ -951,6 +1000,8 @@ static int noise_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	noise_plan_free(plan);
 	plan = NULL;
 	mutex_unlock(&nd->conf_lock);
+	if (rtnl)
+		rtnl_unlock();
 	dev_put(nd->dev);
 out:
 	if (plan)
@@ -987,22 +1038,49 @@ int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack)
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_set_test, NOISE_INTERNAL);
 
+/* Append @skb's bytes to the kvmalloc'ed buffer *@out. */
+static int noise_dump_test_append(u8 **out, size_t *size, size_t *cap,
+				  const struct sk_buff *skb)
+{
+	u8 *bigger;
+
+	if (*size + skb->len > *cap) {
+		*cap = 2 * (*size + skb->len);
+		bigger = kvmalloc(*cap, GFP_KERNEL);
+		if (!bigger)
+			return -ENOMEM;
+		if (*size)
+			memcpy(bigger, *out, *size);
+		kvfree(*out);
+		*out = bigger;
+	}
+	memcpy(*out + *size, skb->data, skb->len);
+	*size += skb->len;
+	return 0;
+}
+
 /**
- * noise_nl_dump_test() - KUnit only: a device's whole GET_DEVICE dump.
+ * noise_nl_dump_test_step() - KUnit only: a device's whole GET_DEVICE dump,
+ *	with a call between its messages.
  * @nd: the device.
  * @len: out: the length of the result.
+ * @between: NULL, or called after each message (conf_lock not held) with
+ *	that message (one netlink message); it may change the device.
+ * @arg: passed to @between.
  *
  * Every message of the dump, concatenated, made by the dumpit itself.
  * Context: process.
  * Return: kvmalloc'ed bytes (kvfree them), or NULL.
  */
-void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
+void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
+			      void (*between)(void *arg, const void *msg, size_t len),
+			      void *arg)
 {
 	struct netlink_callback *cb = kzalloc(sizeof(*cb), GFP_KERNEL);
 	struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN };
 	struct sk_buff *skb = NULL, *in = NULL;
 	size_t size = 0, cap = 0;
-	u8 *out = NULL, *bigger;
+	u8 *out = NULL;
 	int ret;
 
 	in = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -1021,18 +1099,10 @@ void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
 			goto fail_dump;
 		if (!ret)
 			break;
-		if (size + skb->len > cap) {
-			cap = 2 * (size + skb->len);
-			bigger = kvmalloc(cap, GFP_KERNEL);
-			if (!bigger)
-				goto fail_dump;
-			if (size)
-				memcpy(bigger, out, size);
-			kvfree(out);
-			out = bigger;
-		}
-		memcpy(out + size, skb->data, skb->len);
-		size += skb->len;
+		if (noise_dump_test_append(&out, &size, &cap, skb))
+			goto fail_dump;
+		if (between)
+			between(arg, skb->data, skb->len);
 		kfree_skb(skb);
 	}
 	kfree_skb(skb);
@@ -1049,6 +1119,20 @@ fail:
 	kfree_skb(in);
 	kfree(cb);
 	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test_step, NOISE_INTERNAL);
+
+/**
+ * noise_nl_dump_test() - KUnit only: a device's whole GET_DEVICE dump.
+ * @nd: the device.
+ * @len: out: the length of the result.
+ *
+ * Context: process.
+ * Return: kvmalloc'ed bytes (kvfree them), or NULL.
+ */
+void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
+{
+	return noise_nl_dump_test_step(nd, len, NULL, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test, NOISE_INTERNAL);
 

@@ -406,8 +406,8 @@ module_param(udp_gro, bool, 0644);
 MODULE_PARM_DESC(udp_gro,
 		 "let GRO merge received datagrams (UDP_GRO on new sockets; the UDP layer splits them before noise's encap_rcv; default 0)");
 
-static int noise_sock_create(struct noise_device *nd, int family, u16 port,
-			     struct sock **out)
+static int noise_sock_create(struct noise_device *nd, struct net *net, int family,
+			     u16 port, struct sock **out)
 {
 	struct udp_tunnel_sock_cfg cfg = {
 		.sk_user_data = nd,
@@ -427,12 +427,12 @@ static int noise_sock_create(struct noise_device *nd, int family, u16 port,
 		pc.local_ip6 = in6addr_any;
 		pc.ipv6_v6only = true;
 	}
-	err = udp_sock_create(nd->net, &pc, &sock);
+	err = udp_sock_create(net, &pc, &sock);
 	if (err)
 		return err;
 	sock->sk->sk_mark = nd->fwmark;
 	sk_set_memalloc(sock->sk);
-	setup_udp_tunnel_sock(nd->net, sock, &cfg);
+	setup_udp_tunnel_sock(net, sock, &cfg);
 	if (READ_ONCE(udp_gro))		/* as setsockopt(UDP_GRO, 1) */
 		udp_set_bit(GRO_ENABLED, sock->sk);
 	*out = sock->sk;
@@ -444,31 +444,37 @@ static int noise_sock_create(struct noise_device *nd, int family, u16 port,
  * @nd: the device (conf_lock held).
  * @port: the port; 0 for any free port (then IPv6 binds the same one).
  *
- * On failure the old sockets stay as they were.
+ * On failure the old sockets stay as they were. The sockets live in the
+ * namespace the device was created in; once that is gone (nd->net NULL,
+ * noise_netns_pre_exit()) or going (no reference can be taken any more)
+ * there is nothing to open: -ENONET, as WireGuard.
  * Context: process, conf_lock held.
  * Return: 0 or -errno.
  */
 int noise_socket_open(struct noise_device *nd, u16 port)
 {
 	struct sock *new4 = NULL, *new6 = NULL, *old4, *old6;
+	struct net *net = nd->net ? maybe_get_net(nd->net) : NULL;
 	u16 req = port;
 	int err, tries = 0;
 
+	if (!net)
+		return -ENONET;
 retry:
 	port = req;
-	err = noise_sock_create(nd, AF_INET, port, &new4);
+	err = noise_sock_create(nd, net, AF_INET, port, &new4);
 	if (err)
-		return err;
+		goto out;
 	port = ntohs(inet_sk(new4)->inet_sport);
 	if (IS_ENABLED(CONFIG_IPV6) && ipv6_mod_enabled()) {
-		err = noise_sock_create(nd, AF_INET6, port, &new6);
+		err = noise_sock_create(nd, net, AF_INET6, port, &new6);
 		if (err) {
 			noise_sock_free(new4);
 			new4 = NULL;
 			if (err == -EADDRINUSE && !req &&
 			    tries++ < 100)
 				goto retry;
-			return err;
+			goto out;
 		}
 	}
 	old4 = rcu_dereference_protected(nd->sock4, lockdep_is_held(&nd->conf_lock));
@@ -479,7 +485,9 @@ retry:
 	synchronize_net();
 	noise_sock_free(old4);
 	noise_sock_free(old6);
-	return 0;
+out:
+	put_net(net);
+	return err;
 }
 
 /* Context: process, conf_lock held. */
