@@ -163,7 +163,8 @@ struct noise_index_table {
  *	message 3), under hs_lock, bounded by NOISE_MAX_ANON_HANDSHAKES.
  * @workers: per-CPU crypto workers (queueing.c); @wq their workqueue;
  *	@inline_tx/@inline_rx: per-CPU slots of the inline path; @last_cpu:
- *	round robin.
+ *	round robin; @crypt_inflight: inline operations an asynchronous AEAD
+ *	has not completed yet (noise_queueing_flush() waits for them).
  * @hs_wq: the handshake workqueue (ordered per device).
  * @gro: GRO cells for decrypted packets.
  * @stats: per-CPU device counters; @handshakes, handshakes completed;
@@ -196,6 +197,7 @@ struct noise_device {
 	struct noise_worker __percpu *workers;
 	struct noise_crypt_slot __percpu *inline_tx, *inline_rx;
 	int last_cpu;
+	atomic_t crypt_inflight;
 	struct workqueue_struct *wq, *hs_wq;
 	struct gro_cells gro;
 	struct noise_pcpu_stats __percpu *stats;

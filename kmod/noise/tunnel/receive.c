@@ -432,12 +432,19 @@ int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 			skb->len - sizeof(struct noise_msg_transport), done, data);
 }
 
-/* The inner packet: its length, family and source; false if not IP. */
+/*
+ * The inner packet: its length, family and source; false if not IP. Its
+ * header is pulled into the linear part first: after skb_cow_data() it may
+ * still be in a frag_list (a reassembled datagram), and the head past its
+ * tail is not the packet.
+ */
 static bool noise_rx_inner(struct sk_buff *skb, int *family, const void **src)
 {
 	unsigned int len;
 
-	if (skb->len >= sizeof(struct iphdr) && ip_hdr(skb)->version == 4) {
+	if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+		return false;
+	if (ip_hdr(skb)->version == 4) {
 		len = ntohs(ip_hdr(skb)->tot_len);
 		if (len < ip_hdr(skb)->ihl * 4 || len < sizeof(struct iphdr) ||
 		    len > skb->len || pskb_trim(skb, len))
@@ -447,7 +454,8 @@ static bool noise_rx_inner(struct sk_buff *skb, int *family, const void **src)
 		*src = &ip_hdr(skb)->saddr;
 		return true;
 	}
-	if (skb->len >= sizeof(struct ipv6hdr) && ipv6_hdr(skb)->version == 6) {
+	if (ipv6_hdr(skb)->version == 6 &&
+	    pskb_network_may_pull(skb, sizeof(struct ipv6hdr))) {
 		len = ntohs(ipv6_hdr(skb)->payload_len) + sizeof(struct ipv6hdr);
 		if (len > skb->len || pskb_trim(skb, len))
 			return false;
