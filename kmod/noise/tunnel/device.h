@@ -213,7 +213,7 @@ static inline struct noise_device *noise_netdev_priv(const struct net_device *de
 	return netdev_priv(dev);
 }
 
-/* KUnit only (NOISE_INTERNAL). */
+/* KUnit only (NOISE_INTERNAL), in the test build alone (NOISE_TESTING=1). */
 struct noise_device *noise_device_create_test(const char *name);
 void noise_device_destroy_test(struct noise_device *nd);
 int noise_receive_test(struct noise_device *nd, struct sk_buff *skb);

@@ -960,6 +960,7 @@ wipe:
 	return err;
 }
 
+#ifdef NOISE_TESTING
 /**
  * noise_nl_set_test() - KUnit only: a SET_DEVICE request as genetlink runs it.
  * @skb: one netlink message (nlmsghdr, genlmsghdr, attributes) in init_net.
@@ -1051,6 +1052,7 @@ fail:
 	return NULL;
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test, NOISE_INTERNAL);
+#endif /* NOISE_TESTING */
 
 /* Events */
 
