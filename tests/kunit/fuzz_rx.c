@@ -844,7 +844,7 @@ static struct kunit_suite fz_rx_suite = {
 	.test_cases = fz_rx_cases,
 };
 
-kunit_test_suites(&fz_rx_suite, &fz_nl_suite);
+kunit_test_suites(&fz_rx_suite, &fz_nl_suite, &dp_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit: hostile packets and netlink requests for the noise tunnel");

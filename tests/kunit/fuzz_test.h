@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The suites of noise_fuzz_kunit.ko (fuzz_rx.c, fuzz_nl.c). */
+/* The suites of noise_fuzz_kunit.ko (fuzz_rx.c, fuzz_nl.c, dp_test.c). */
 #ifndef _NOISE_FUZZ_TEST_H
 #define _NOISE_FUZZ_TEST_H
 
@@ -7,6 +7,7 @@
 #include <linux/prandom.h>
 
 extern struct kunit_suite fz_nl_suite;
+extern struct kunit_suite dp_suite;
 
 /* The run's seed (module parameter seed=, else random; printed). */
 u64 fz_seed(void);

@@ -31,9 +31,12 @@ need_uml() {
 	fi
 }
 
-# uml_make ARGS...: kbuild for our modules against the UML kernel.
+# uml_make ARGS...: kbuild for our modules against the UML kernel: the test
+# build (NOISE_TESTING=1: the KUnit modules and the test-only entry points
+# of noise.ko, kmod/noise/Kbuild).
 uml_make() {
-	make -C "$NOISE_UML_DEBUG" ARCH=um M="$NOISE_REPO" -j"${NOISE_JOBS:-2}" "$@"
+	make -C "$NOISE_UML_DEBUG" ARCH=um M="$NOISE_REPO" -j"${NOISE_JOBS:-2}" \
+		NOISE_TESTING=1 "$@"
 }
 
 # build_uml_modules: build the modules quietly; print the log on failure.

@@ -12,7 +12,9 @@
 # was sent, reason by reason (hostile.py says which reason each packet
 # must get), and that no other drop counter moves; a ping from side 1
 # runs through the tunnel the whole time: at most 10% of it lost
-# (printed), and it answers at the end.
+# (printed), and it answers at the end. Side 1 also sends side 2's IPv6
+# socket a datagram with a zero UDP checksum: the UDP layer must drop it
+# (Udp6InCsumErrors), no counter of ours may see it.
 source "$(dirname "$0")/lib.sh"
 
 st_need ip ping jq python3 timeout "$NOISECTL"
@@ -112,7 +114,46 @@ hostile() {
 	st_eq "drop counters grown (per reason)" "$diff" "$(echo "$out" | cut -d' ' -f3-)"
 }
 
-st_plan 13
+# Udp6InCsumErrors of side 2's namespace.
+csum6_errors() {
+	ip netns exec "$NT_NS2" awk '$1 == "Udp6InCsumErrors" { print $2 }' /proc/net/snmp6
+}
+
+# udp6_send ZERO: from side 1 to side 2's port over IPv6, a datagram of a
+# bad type (drop_bad_type if it reaches us), without a UDP checksum
+# (UDP_NO_CHECK6_TX) when ZERO is 1.
+udp6_send() {
+	ip netns exec "$NT_NS1" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+if sys.argv[1] == "1":
+    s.setsockopt(socket.SOL_UDP, 101, 1)    # UDP_NO_CHECK6_TX
+s.sendto(bytes([9]) * 32, ("fd99::2", int(sys.argv[2])))
+' "$1" "$NT_PORT2"
+}
+
+# udp6_zero_csum: side 2's IPv6 socket takes no datagram with a zero UDP
+# checksum (RFC 6936 allows it to tunnels that ask; as WireGuard, we do
+# not): the UDP layer drops it (Udp6InCsumErrors), no counter of ours
+# moves. The same datagram with its checksum, sent after it, reaches us
+# (drop_bad_type) and says when both were taken.
+udp6_zero_csum() {
+	local b0 e0 b e i
+	b0=$(nt_dev_stat 2 drop_bad_type) && e0=$(csum6_errors) || return 1
+	udp6_send 1 && udp6_send 0 || return 1
+	for ((i = 0; i < 40; i++)); do
+		b=$(nt_dev_stat 2 drop_bad_type) || return 1
+		[ "$b" -gt "$b0" ] && break
+		st_nap 0.25
+	done
+	e=$(csum6_errors)
+	echo "drop_bad_type +$((b - b0)), Udp6InCsumErrors +$((e - e0))"
+	DROPS=$(drops 2)
+	st_eq "drop_bad_type grew by (the datagram with a checksum alone)" "$((b - b0))" 1 &&
+		st_eq "Udp6InCsumErrors grew by (the zero checksum)" "$((e - e0))" 1
+}
+
+st_plan 14
 st_must "namespaces nt1 and nt2 joined by a veth pair, nt3 linked to nt2" \
 	eval 'st_netns_pair "$NT_NS1" "$NT_NS2" && third_ns'
 st_must "load noise.ko" noise_load
@@ -126,6 +167,7 @@ st_run_v "every message type at every wrong length: drop_bad_length (replay when
 st_run_v "its own message 2 reflected to the responder: drop_unknown_index" hostile order
 st_run_v "random bytes of random lengths: drop_bad_type, drop_bad_length" hostile random
 st_run_v "valid headers with random bodies: each reason exact" hostile headers
+st_run_v "a zero UDP checksum over IPv6: dropped by UDP, never seen by the tunnel" udp6_zero_csum
 st_run_v "the legitimate ping kept working throughout" legit_stop
 st_run "the tunnel answers after all that" nt_ping 1 "$NT_IN4_2"
 st_done

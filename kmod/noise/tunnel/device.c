@@ -684,6 +684,7 @@ static int noise_newlink(struct net *src_net, struct net_device *dev,
 	return 0;
 }
 
+#ifdef NOISE_TESTING
 /**
  * noise_device_create_test() - a registered device in init_net (KUnit).
  * @name: its name.
@@ -716,6 +717,7 @@ void noise_device_destroy_test(struct noise_device *nd)
 	unregister_netdev(nd->dev);
 }
 EXPORT_SYMBOL_NS_GPL(noise_device_destroy_test, NOISE_INTERNAL);
+#endif /* NOISE_TESTING */
 
 struct rtnl_link_ops noise_link_ops __read_mostly = {
 	.kind		= KBUILD_MODNAME,

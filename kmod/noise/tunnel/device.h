@@ -165,7 +165,8 @@ struct noise_index_table {
  *	message 3), under hs_lock, bounded by NOISE_MAX_ANON_HANDSHAKES.
  * @workers: per-CPU crypto workers (queueing.c); @wq their workqueue;
  *	@inline_tx/@inline_rx: per-CPU slots of the inline path; @last_cpu:
- *	round robin.
+ *	round robin; @crypt_inflight: inline operations an asynchronous AEAD
+ *	has not completed yet (noise_queueing_flush() waits for them).
  * @hs_wq: the handshake workqueue (ordered per device).
  * @gro: GRO cells for decrypted packets.
  * @stats: per-CPU device counters; @handshakes, handshakes completed;
@@ -198,6 +199,7 @@ struct noise_device {
 	struct noise_worker __percpu *workers;
 	struct noise_crypt_slot __percpu *inline_tx, *inline_rx;
 	int last_cpu;
+	atomic_t crypt_inflight;
 	struct workqueue_struct *wq, *hs_wq;
 	struct gro_cells gro;
 	struct noise_pcpu_stats __percpu *stats;
@@ -213,7 +215,7 @@ static inline struct noise_device *noise_netdev_priv(const struct net_device *de
 	return netdev_priv(dev);
 }
 
-/* KUnit only (NOISE_INTERNAL). */
+/* KUnit only (NOISE_INTERNAL), in the test build alone (NOISE_TESTING=1). */
 struct noise_device *noise_device_create_test(const char *name);
 void noise_device_destroy_test(struct noise_device *nd);
 int noise_receive_test(struct noise_device *nd, struct sk_buff *skb);

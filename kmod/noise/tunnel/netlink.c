@@ -1011,6 +1011,7 @@ wipe:
 	return err;
 }
 
+#ifdef NOISE_TESTING
 /**
  * noise_nl_set_test() - KUnit only: a SET_DEVICE request as genetlink runs it.
  * @skb: one netlink message (nlmsghdr, genlmsghdr, attributes) in init_net.
@@ -1135,6 +1136,7 @@ void *noise_nl_dump_test(struct noise_device *nd, size_t *len)
 	return noise_nl_dump_test_step(nd, len, NULL, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test, NOISE_INTERNAL);
+#endif /* NOISE_TESTING */
 
 /* Events */
 

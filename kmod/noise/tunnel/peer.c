@@ -316,7 +316,7 @@ static void noise_peer_teardown(struct noise_peer *peer)
 	noise_hs_clear_peer(peer);
 	mutex_unlock(&nd->hs_lock);
 	noise_keypairs_clear(peer);
-	flush_workqueue(nd->wq);
+	noise_queueing_flush(nd);
 	skb_queue_purge(&peer->staged);
 	noise_tx_queue_purge(peer);
 	noise_rx_queue_purge(peer);

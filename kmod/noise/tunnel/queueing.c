@@ -7,12 +7,17 @@
  * in nonce (send) or arrival (receive) order, and only their heads leave.
  *
  * Requests come from noise_crypt_req_alloc_id() at device creation, one
- * per slot and cipher; no allocation per packet.
+ * per slot and cipher; no allocation per packet. An inline operation an
+ * asynchronous AEAD completes later is counted in nd->crypt_inflight until
+ * its callback is done; noise_queueing_flush() waits for them (and the
+ * workers wait for their own), so the device's teardown never frees a
+ * request, a slot or the device under a driver that still holds one.
  */
 
 #include <linux/cpumask.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 #include "device.h"
 #include "peer.h"
 #include "queueing.h"
@@ -43,17 +48,30 @@ static int noise_slot_init(struct noise_crypt_slot *s)
 	return 0;
 }
 
+/*
+ * One inline operation less in flight. The last thing done with @nd: a
+ * waiter in noise_queueing_flush() may free the device as soon as it sees
+ * zero; wake_up_var() uses the address as a key only.
+ */
+static void noise_inline_put(struct noise_device *nd)
+{
+	if (atomic_dec_and_test(&nd->crypt_inflight))
+		wake_up_var(&nd->crypt_inflight);
+}
+
 /* An inline operation finished later (an asynchronous driver). */
 static void noise_inline_done(void *data, int err)
 {
 	struct sk_buff *skb = data;
 	struct noise_crypt_slot *s = NOISE_CB(skb)->owner;
+	struct noise_device *nd = NOISE_CB(skb)->kp->entry.peer->nd;
 
 	if (NOISE_CB(skb)->dir == NOISE_CB_TX)
 		noise_tx_finish(skb, err, true);
 	else
 		noise_rx_finish(skb, err);
 	WRITE_ONCE(s->busy, false);
+	noise_inline_put(nd);
 }
 
 static void noise_worker_done(void *data, int err)
@@ -129,10 +147,13 @@ static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb,
 		return false;
 	s->busy = true;
 	NOISE_CB(skb)->owner = s;
+	/* Counted before submission: the callback may run before we return. */
+	atomic_inc(&nd->crypt_inflight);
 	err = tx ? noise_encrypt_skb(skb, s, noise_inline_done, skb) :
 		   noise_decrypt_skb(skb, s, noise_inline_done, skb);
 	if (err == -EINPROGRESS || err == -EBUSY)
 		return true;
+	noise_inline_put(nd);
 	if (tx && sent && !err)
 		__skb_queue_tail(sent, skb);
 	else if (tx)
@@ -259,15 +280,37 @@ err:
 	return err;
 }
 
-/* Wait until no packet is in a worker. Context: process. */
-void noise_queueing_flush(struct noise_device *nd)
+/* Wait for the inline operations an asynchronous driver still holds. */
+static void noise_inline_wait(struct noise_device *nd)
 {
-	flush_workqueue(nd->wq);
+	wait_var_event(&nd->crypt_inflight, !atomic_read(&nd->crypt_inflight));
 }
 
+/**
+ * noise_queueing_flush() - wait until no packet is in the crypto.
+ * @nd: the device.
+ *
+ * Waits for the inline operations an asynchronous AEAD completes later
+ * (they deliver or send, and free nothing of the device's but their
+ * packet), then for the workers (which wait for their own requests), then
+ * for inline ones the workers' deliveries may have started. The caller
+ * stops new packets first (peer dead, sockets closed), or some may start
+ * after this returns.
+ * Context: process; may sleep.
+ */
+void noise_queueing_flush(struct noise_device *nd)
+{
+	noise_inline_wait(nd);
+	flush_workqueue(nd->wq);
+	noise_inline_wait(nd);
+}
+
+/* Context: process; after noise_queueing_flush(), nothing in flight. */
 void noise_queueing_free(struct noise_device *nd)
 {
 	int cpu;
+
+	WARN_ON_ONCE(atomic_read(&nd->crypt_inflight));
 
 	if (nd->workers)
 		noise_workers_free(nd);

@@ -105,15 +105,27 @@ enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *ms
 }
 EXPORT_SYMBOL_NS_GPL(noise_msg_check, NOISE_INTERNAL);
 
+#ifdef NOISE_TESTING
 /*
- * Test only (Documentation/cookies.rst): every device counts as under load,
- * so the cookie path can be exercised without a flood. Read at runtime;
- * never set it on a production system.
+ * Test build only (Documentation/cookies.rst): every device counts as
+ * under load, so the cookie path can be exercised without a flood. Read
+ * at runtime.
  */
 static bool force_under_load;
 module_param(force_under_load, bool, 0644);
 MODULE_PARM_DESC(force_under_load,
 		 "test only: treat every noise device as under handshake load");
+
+static bool noise_rx_forced_load(void)
+{
+	return READ_ONCE(force_under_load);
+}
+#else
+static bool noise_rx_forced_load(void)
+{
+	return false;
+}
+#endif
 
 /**
  * noise_rx_under_load() - is the device's handshake work busy?
@@ -135,8 +147,7 @@ bool noise_rx_under_load(struct noise_device *nd)
 		return true;
 	}
 	last = READ_ONCE(nd->last_under_load);
-	return (last && time_before(jiffies, last + HZ)) ||
-	       READ_ONCE(force_under_load);
+	return (last && time_before(jiffies, last + HZ)) || noise_rx_forced_load();
 }
 
 /* Under load and without a valid mac2: a cookie reply to its source. */
@@ -419,8 +430,9 @@ int noise_receive(struct sock *sk, struct sk_buff *skb)
 	return noise_receive_nd(rcu_dereference_sk_user_data(sk), skb);
 }
 
+#ifdef NOISE_TESTING
 /**
- * noise_receive_test() - KUnit only: a datagram into @nd's receive path.
+ * noise_receive_test() - KUnit only (test build): a datagram into @nd's receive path.
  * @nd: the device.
  * @skb: as the UDP socket hands it over: network and transport headers
  *	set, data at the UDP header, skb->protocol the outer family.
@@ -441,6 +453,7 @@ int noise_receive_test(struct noise_device *nd, struct sk_buff *skb)
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(noise_receive_test, NOISE_INTERNAL);
+#endif
 
 /* Decrypt in place; the header is the associated data. Never sleeps. */
 int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
@@ -467,12 +480,19 @@ int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 			skb->len - sizeof(struct noise_msg_transport), done, data);
 }
 
-/* The inner packet: its length, family and source; false if not IP. */
+/*
+ * The inner packet: its length, family and source; false if not IP. Its
+ * header is pulled into the linear part first: after skb_cow_data() it may
+ * still be in a frag_list (a reassembled datagram), and the head past its
+ * tail is not the packet.
+ */
 static bool noise_rx_inner(struct sk_buff *skb, int *family, const void **src)
 {
 	unsigned int len;
 
-	if (skb->len >= sizeof(struct iphdr) && ip_hdr(skb)->version == 4) {
+	if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+		return false;
+	if (ip_hdr(skb)->version == 4) {
 		len = ntohs(ip_hdr(skb)->tot_len);
 		if (len < ip_hdr(skb)->ihl * 4 || len < sizeof(struct iphdr) ||
 		    len > skb->len || pskb_trim(skb, len))
@@ -482,7 +502,8 @@ static bool noise_rx_inner(struct sk_buff *skb, int *family, const void **src)
 		*src = &ip_hdr(skb)->saddr;
 		return true;
 	}
-	if (skb->len >= sizeof(struct ipv6hdr) && ipv6_hdr(skb)->version == 6) {
+	if (ipv6_hdr(skb)->version == 6 &&
+	    pskb_network_may_pull(skb, sizeof(struct ipv6hdr))) {
 		len = ntohs(ipv6_hdr(skb)->payload_len) + sizeof(struct ipv6hdr);
 		if (len > skb->len || pskb_trim(skb, len))
 			return false;

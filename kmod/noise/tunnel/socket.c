@@ -129,11 +129,13 @@ static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
 }
 #endif
 
+#ifdef NOISE_TESTING
 /* KUnit only: when set, every message sent goes to it (it owns the skb). */
 static void (*noise_test_tap)(struct noise_device *nd, struct sk_buff *skb);
 
 /**
- * noise_socket_set_test_tap() - KUnit only: capture what devices send.
+ * noise_socket_set_test_tap() - KUnit only (test build): capture what
+ * devices send.
  * @tap: called (any context) with each message instead of sending it, and
  *	owns the skb; NULL: send again. Clearing waits for running taps.
  *
@@ -147,22 +149,43 @@ void noise_socket_set_test_tap(void (*tap)(struct noise_device *nd, struct sk_bu
 }
 EXPORT_SYMBOL_NS_GPL(noise_socket_set_test_tap, NOISE_INTERNAL);
 
-static int noise_send_ep(struct noise_device *nd, struct sk_buff *skb,
-			 struct noise_endpoint *ep, struct dst_cache *cache)
+/* The tap took @skb. Context: any. */
+static bool noise_test_tap_take(struct noise_device *nd, struct sk_buff *skb)
 {
 	void (*tap)(struct noise_device *nd, struct sk_buff *skb);
 
+	rcu_read_lock();
+	tap = READ_ONCE(noise_test_tap);
+	if (unlikely(tap))
+		tap(nd, skb);
+	rcu_read_unlock();
+	return tap;
+}
+
+static bool noise_test_tap_set(void)
+{
+	return READ_ONCE(noise_test_tap);
+}
+#else
+static bool noise_test_tap_take(struct noise_device *nd, struct sk_buff *skb)
+{
+	return false;
+}
+
+static bool noise_test_tap_set(void)
+{
+	return false;
+}
+#endif
+
+static int noise_send_ep(struct noise_device *nd, struct sk_buff *skb,
+			 struct noise_endpoint *ep, struct dst_cache *cache)
+{
 	skb_mark_not_on_list(skb);
 	skb->dev = nd->dev;
 	skb->mark = nd->fwmark;
-	rcu_read_lock();
-	tap = READ_ONCE(noise_test_tap);
-	if (unlikely(tap)) {
-		tap(nd, skb);
-		rcu_read_unlock();
+	if (noise_test_tap_take(nd, skb))
 		return 0;
-	}
-	rcu_read_unlock();
 	if (ep->addr.sa_family == AF_INET)
 		return noise_send4(nd, skb, ep, cache);
 	if (ep->addr.sa_family == AF_INET6)
@@ -201,7 +224,7 @@ MODULE_PARM_DESC(udp_gso,
  */
 bool noise_socket_gso_ok(void)
 {
-	return READ_ONCE(udp_gso) && !READ_ONCE(noise_test_tap);
+	return READ_ONCE(udp_gso) && !noise_test_tap_set();
 }
 
 /**
@@ -426,6 +449,8 @@ static int noise_sock_create(struct noise_device *nd, struct net *net, int famil
 	} else {
 		pc.local_ip6 = in6addr_any;
 		pc.ipv6_v6only = true;
+		/* No zero-checksum datagrams over IPv6 (as WireGuard). */
+		pc.use_udp6_rx_checksums = true;
 	}
 	err = udp_sock_create(net, &pc, &sock);
 	if (err)
