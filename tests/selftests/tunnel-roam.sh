@@ -263,7 +263,10 @@ src_route() {
 	# shellcheck disable=SC2086 # $via: words
 	nt_x 1 ip "$fam" route add "$dst" via $via || return 1
 	echo "side 1: $(nt_x 1 ip "$fam" route get "${dst%/*}" | head -n 1)"
-	ep_becomes "$new" || return 1
+	if ! ep_becomes "$new"; then
+		nt_x 1 ip "$fam" route del "$dst"
+		return 1
+	fi
 	echo "route over veth1 with its source: $new"
 	nt_x 1 ip "$fam" route del "$dst" && ep_becomes "$old" &&
 	echo "route removed: $old" && nt_ping 2 "$NT_IN4_1" 1
@@ -272,9 +275,14 @@ src_route() {
 # loop 4|6: side 2's outer address routed into noise0 on side 1 and in
 # side 2's allowed IPs there, so that side 1's messages to side 2 would
 # come back to noise0: pings get nothing, each message is dropped and
-# counted (drop_loop), nothing is sent; the route removed, pings pass.
+# counted (drop_loop), nothing is sent, the stack saw no loop (its "Dead
+# loop" message); the route removed, pings pass.
+dead_loops() {
+	dmesg | grep -c "Dead loop on virtual device $NT_DEV"
+}
+
 loop() {
-	local fam="-$1" ep dst aips="$NT_IN4_2/32,$NT_IN6_2/128" l0 l1 t0 t1
+	local fam="-$1" ep dst aips="$NT_IN4_2/32,$NT_IN6_2/128" l0 l1 t0 t1 d0 d1
 	if [ "$1" = 4 ]; then
 		ep=10.99.0.2:$NT_PORT2 dst=10.99.0.2/32
 	else
@@ -283,18 +291,21 @@ loop() {
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "$ep" &&
 	nt_ping 1 "$NT_IN4_2" 1 || return 1
 	l0=$(nt_dev_stat 1 drop_loop) && t0=$(nt_dev_stat 1 tx_packets) || return 1
+	d0=$(dead_loops)
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" allowed-ips "$aips,$dst" &&
 	nt_x 1 ip "$fam" route add "$dst" dev "$NT_DEV" || return 1
 	echo "side 1: $(nt_x 1 ip "$fam" route get "${dst%/*}" | head -n 1)"
 	nt_noping 1 "$NT_IN4_2" > /dev/null
 	local rc=$?
 	l1=$(nt_dev_stat 1 drop_loop) && t1=$(nt_dev_stat 1 tx_packets)
-	echo "side 1 while looped: drop_loop $l0 -> $l1, tx_packets $t0 -> $t1"
+	d1=$(dead_loops)
+	echo "side 1 while looped: drop_loop $l0 -> $l1, tx_packets $t0 -> $t1, kernel \"Dead loop\" messages $d0 -> $d1"
 	nt_x 1 ip "$fam" route del "$dst"
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" allowed-ips "$aips" || return 1
 	[ $rc = 0 ] || st_fail "a ping got an answer" || return 1
 	st_ge "messages dropped as looping" "$((l1 - l0))" 3 &&
 	st_eq "packets sent while looped" "$((t1 - t0))" 0 &&
+	st_eq "kernel \"Dead loop\" messages" "$((d1 - d0))" 0 &&
 	nt_ping 1 "$NT_IN4_2" && nt_ping 2 "$NT_IN4_1"
 }
 
@@ -344,12 +355,12 @@ table inet t {
 	counter from1 { }
 	counter new1 { }
 	counter new2 { }
-	chain fwd {
+	chain cfwd {
 		type filter hook forward priority filter; policy accept;
 		iifname "lan0" udp dport $NT_PORT2 counter name "from1"
 		iifname "lan0" udp dport $NT_PORT2 ct state new counter name "new1"
 	}
-	chain in {
+	chain cin {
 		type filter hook input priority filter; policy accept;
 		iifname "wan0" udp sport $NT_PORT2 ct state new counter name "new2"
 	}
@@ -392,7 +403,7 @@ nat_rebind() {
 	if [ $rc = 0 ]; then
 		echo "before: side 2's endpoint of side 1 $(ep2)"
 		nat_x nft flush chain ip nat post &&
-		nat_x nft add rule ip nat post oifname wan0 masquerade to :40000-40999 &&
+		nat_x nft add rule ip nat post oifname wan0 meta l4proto udp masquerade to :40000-40999 &&
 		nat_x ip addr add 10.96.0.253/24 dev wan0 &&
 		nat_x ip addr del 10.96.0.254/24 dev wan0 || rc=1
 	fi
