@@ -231,14 +231,17 @@ ep_becomes() {
 
 # second_link: another veth pair between the sides, veth1: 10.98.0.1/24
 # fd98::1/64 on side 1, .2 and ::2 on side 2.
+# (One ip -batch per namespace: every process costs in the debug guest.)
 second_link() {
-	nt_x 1 ip link add veth1 type veth peer name veth1 netns "$NT_NS2" &&
-	nt_x 1 ip addr add 10.98.0.1/24 dev veth1 &&
-	nt_x 2 ip addr add 10.98.0.2/24 dev veth1 &&
-	nt_x 1 ip addr add fd98::1/64 dev veth1 nodad &&
-	nt_x 2 ip addr add fd98::2/64 dev veth1 nodad &&
-	nt_x 1 ip link set veth1 up &&
-	nt_x 2 ip link set veth1 up
+	local s
+	ip -n "$NT_NS1" link add veth1 type veth peer name veth1 netns "$NT_NS2" || return 1
+	for s in 1 2; do
+		ip -n "$(nt_ns $s)" -batch - << EOF || return 1
+addr add 10.98.0.$s/24 dev veth1
+addr add fd98::$s/64 dev veth1 nodad
+link set veth1 up
+EOF
+	done
 }
 
 # src_route 4|6: side 1 reaches side 2 over veth0 with the source side 2's
@@ -281,6 +284,10 @@ dead_loops() {
 	dmesg | grep -c "Dead loop on virtual device $NT_DEV"
 }
 
+loop_stats() {	# side 1's drop_loop and tx_packets
+	nt_json 1 '"\(.stats.drop_loop) \(.stats.tx_packets)"'
+}
+
 loop() {
 	local fam="-$1" ep dst aips="$NT_IN4_2/32,$NT_IN6_2/128" l0 l1 t0 t1 d0 d1
 	if [ "$1" = 4 ]; then
@@ -290,14 +297,14 @@ loop() {
 	fi
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "$ep" &&
 	nt_ping 1 "$NT_IN4_2" 1 || return 1
-	l0=$(nt_dev_stat 1 drop_loop) && t0=$(nt_dev_stat 1 tx_packets) || return 1
+	read -r l0 t0 < <(loop_stats) || return 1
 	d0=$(dead_loops)
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" allowed-ips "$aips,$dst" &&
 	nt_x 1 ip "$fam" route add "$dst" dev "$NT_DEV" || return 1
 	echo "side 1: $(nt_x 1 ip "$fam" route get "${dst%/*}" | head -n 1)"
 	nt_noping 1 "$NT_IN4_2" > /dev/null
 	local rc=$?
-	l1=$(nt_dev_stat 1 drop_loop) && t1=$(nt_dev_stat 1 tx_packets)
+	read -r l1 t1 < <(loop_stats)
 	d1=$(dead_loops)
 	echo "side 1 while looped: drop_loop $l0 -> $l1, tx_packets $t0 -> $t1, kernel \"Dead loop\" messages $d0 -> $d1"
 	nt_x 1 ip "$fam" route del "$dst"
@@ -322,26 +329,43 @@ nat_x() {
 	ip netns exec "$NS_NAT" "$@"
 }
 
-nat_counter() {
-	nat_x nft list counter inet t "$1" | sed -n 's/.*packets \([0-9]*\).*/\1/p'
+# nat_snap: the NAT's counters now, in the variables from1 new1 new2.
+nat_snap() {
+	local out l name=""
+	out=$(nat_x nft list counters table inet t) || return 1
+	from1="" new1="" new2=""
+	while read -r l; do
+		case $l in
+		counter\ *) name=${l#counter }; name=${name%% *} ;;
+		packets\ *) l=${l#packets }; printf -v "$name" %s "${l%% *}" ;;
+		esac
+	done <<< "$out"
 }
 
 nat_counters() {
-	echo "from1=$(nat_counter from1) new1=$(nat_counter new1) new2=$(nat_counter new2)"
+	nat_snap && echo "from1=$from1 new1=$new1 new2=$new2"
 }
 
 nat_setup() {
 	st_netns "$NS_NAT" &&
-	nat_x ip link set lo up &&
-	nat_x ip link add lan0 type veth peer name lan0 netns "$NT_NS1" &&
-	nat_x ip link add wan0 type veth peer name wan0 netns "$NT_NS2" &&
-	nat_x ip addr add 10.95.0.254/24 dev lan0 &&
-	nat_x ip addr add 10.96.0.254/24 dev wan0 &&
-	nt_x 1 ip addr add 10.95.0.1/24 dev lan0 &&
-	nt_x 2 ip addr add 10.96.0.2/24 dev wan0 &&
-	nat_x ip link set lan0 up && nat_x ip link set wan0 up &&
-	nt_x 1 ip link set lan0 up && nt_x 2 ip link set wan0 up &&
-	nt_x 1 ip route add 10.96.0.0/24 via 10.95.0.254 &&
+	ip -n "$NS_NAT" -batch - << EOF &&
+link set lo up
+link add lan0 type veth peer name lan0 netns $NT_NS1
+link add wan0 type veth peer name wan0 netns $NT_NS2
+addr add 10.95.0.254/24 dev lan0
+addr add 10.96.0.254/24 dev wan0
+link set lan0 up
+link set wan0 up
+EOF
+	ip -n "$NT_NS1" -batch - << EOF &&
+addr add 10.95.0.1/24 dev lan0
+link set lan0 up
+route add 10.96.0.0/24 via 10.95.0.254
+EOF
+	ip -n "$NT_NS2" -batch - << EOF &&
+addr add 10.96.0.2/24 dev wan0
+link set wan0 up
+EOF
 	nat_x sysctl -q -w net.ipv4.ip_forward=1 \
 		net.ipv4.conf.wan0.promote_secondaries=1 || return 1
 	nat_x nft -f - << EOF || return 1
@@ -376,7 +400,7 @@ EOF
 	ep=$(ep2)
 	echo "side 2's endpoint of side 1: $ep; NAT: $(nat_counters)"
 	[[ "$ep" == 10.96.0.254:* ]] || st_fail "not the NAT's address" || return 1
-	st_ge "mappings made by side 1" "$(nat_counter new1)" 1
+	nat_snap && st_ge "mappings made by side 1" "$new1" 1
 }
 
 # rx_grows SIDE N: the device's rx_packets grows by N (within 30 s).
@@ -451,11 +475,13 @@ nat_expires() {
 	local f0 f1 n0 n1
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive off &&
 	nt_ping 1 "$NT_IN4_2" 1 && nt_ping 2 "$NT_IN4_1" 1 || return 1
-	f0=$(nat_counter from1) n0=$(nat_counter new2)
+	nat_snap || return 1
+	f0=$from1 n0=$new2
 	idle_for $((CT_TIMEOUT + 1))
 	nt_noping 2 "$NT_IN4_1" > /dev/null
 	local rc=$?
-	f1=$(nat_counter from1) n1=$(nat_counter new2)
+	nat_snap || return 1
+	f1=$from1 n1=$new2
 	echo "NAT after $((CT_TIMEOUT + 1)) s idle (UDP timeout $CT_TIMEOUT s): from side 1 $f0 -> $f1, side 2's without a mapping $n0 -> $n1"
 	[ $rc = 0 ] || st_fail "side 2's ping got an answer" || return 1
 	st_eq "packets from side 1 while idle" "$((f1 - f0))" 0 &&
@@ -469,9 +495,11 @@ nat_kept() {
 	local f0 f1 m0 m1 ep0 ep1
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive 1 &&
 	nt_ping 1 "$NT_IN4_2" 1 || return 1
-	f0=$(nat_counter from1) m0=$(nat_counter new1) ep0=$(ep2)
+	nat_snap || return 1
+	f0=$from1 m0=$new1 ep0=$(ep2)
 	idle_for $((CT_TIMEOUT + 1))
-	f1=$(nat_counter from1) m1=$(nat_counter new1) ep1=$(ep2)
+	nat_snap || return 1
+	f1=$from1 m1=$new1 ep1=$(ep2)
 	echo "NAT after $((CT_TIMEOUT + 1)) s idle (UDP timeout $CT_TIMEOUT s): from side 1 $f0 -> $f1, new mappings $m0 -> $m1; side 2's endpoint of side 1 $ep0 -> $ep1"
 	nt_ping 2 "$NT_IN4_1" 1 &&
 	st_ge "keepalives through the NAT while idle" "$((f1 - f0))" 2 &&
