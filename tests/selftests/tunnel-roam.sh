@@ -254,7 +254,7 @@ src_route() {
 	if [ "$1" = 4 ]; then
 		old=10.99.0.1:$NT_PORT1 new=10.98.0.1:$NT_PORT1
 		dst=10.99.0.2/32 via="10.98.0.2 dev veth1 src 10.98.0.1"
-		nt_x 1 ip addr add 10.99.0.1/24 dev veth0 &&
+		nt_x 1 ip addr replace 10.99.0.1/24 dev veth0 &&
 		nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "10.99.0.2:$NT_PORT2" ||
 			return 1
 	else
