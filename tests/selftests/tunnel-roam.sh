@@ -261,7 +261,7 @@ src_route() {
 		old="[fd99::1]:$NT_PORT1" new="[fd98::1]:$NT_PORT1"
 		dst=fd99::2/128 via="fd98::2 dev veth1 src fd98::1"
 	fi
-	ep_becomes "$old" && nt_ping 2 "$NT_IN4_1" 1 || return 1
+	ep_becomes "$old" && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
 	echo "side 2's endpoint of side 1: $old"
 	# shellcheck disable=SC2086 # $via: words
 	nt_x 1 ip "$fam" route add "$dst" via $via || return 1
@@ -272,7 +272,7 @@ src_route() {
 	fi
 	echo "route over veth1 with its source: $new"
 	nt_x 1 ip "$fam" route del "$dst" && ep_becomes "$old" &&
-	echo "route removed: $old" && nt_ping 2 "$NT_IN4_1" 1
+	echo "route removed: $old" && nt_ping 2 "$NT_IN4_1" 1 > /dev/null
 }
 
 # loop 4|6: side 2's outer address routed into noise0 on side 1 and in
@@ -296,7 +296,7 @@ loop() {
 		ep="[fd99::2]:$NT_PORT2" dst=fd99::2/128
 	fi
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "$ep" &&
-	nt_ping 1 "$NT_IN4_2" 1 || return 1
+	nt_ping 1 "$NT_IN4_2" 1 > /dev/null || return 1
 	read -r l0 t0 < <(loop_stats) || return 1
 	d0=$(dead_loops)
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" allowed-ips "$aips,$dst" &&
@@ -313,7 +313,7 @@ loop() {
 	st_ge "messages dropped as looping" "$((l1 - l0))" 3 &&
 	st_eq "packets sent while looped" "$((t1 - t0))" 0 &&
 	st_eq "kernel \"Dead loop\" messages" "$((d1 - d0))" 0 &&
-	nt_ping 1 "$NT_IN4_2" && nt_ping 2 "$NT_IN4_1"
+	nt_ping 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" > /dev/null
 }
 
 # ---------------------------------------------------------------------
@@ -395,7 +395,7 @@ EOF
 	nt_down
 	NT_NO_EP2=1 nt_up "$PROTO" 4 &&
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" endpoint "10.96.0.2:$NT_PORT2" &&
-	nt_ping_first 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" 1 || return 1
+	nt_ping_first 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
 	local ep
 	ep=$(ep2)
 	echo "side 2's endpoint of side 1: $ep; NAT: $(nat_counters)"
@@ -474,7 +474,7 @@ idle_for() {
 nat_expires() {
 	local f0 f1 n0 n1
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive off &&
-	nt_ping 1 "$NT_IN4_2" 1 && nt_ping 2 "$NT_IN4_1" 1 || return 1
+	nt_ping 1 "$NT_IN4_2" 1 > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
 	nat_snap || return 1
 	f0=$from1 n0=$new2
 	idle_for $((CT_TIMEOUT + 1))
@@ -494,14 +494,14 @@ nat_expires() {
 nat_kept() {
 	local f0 f1 m0 m1 ep0 ep1
 	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive 1 &&
-	nt_ping 1 "$NT_IN4_2" 1 || return 1
+	nt_ping 1 "$NT_IN4_2" 1 > /dev/null || return 1
 	nat_snap || return 1
 	f0=$from1 m0=$new1 ep0=$(ep2)
 	idle_for $((CT_TIMEOUT + 1))
 	nat_snap || return 1
 	f1=$from1 m1=$new1 ep1=$(ep2)
 	echo "NAT after $((CT_TIMEOUT + 1)) s idle (UDP timeout $CT_TIMEOUT s): from side 1 $f0 -> $f1, new mappings $m0 -> $m1; side 2's endpoint of side 1 $ep0 -> $ep1"
-	nt_ping 2 "$NT_IN4_1" 1 &&
+	nt_ping 2 "$NT_IN4_1" 1 > /dev/null &&
 	st_ge "keepalives through the NAT while idle" "$((f1 - f0))" 2 &&
 	st_eq "new mappings while idle" "$((m1 - m0))" 0 &&
 	st_eq "side 2's endpoint of side 1" "$ep1" "$ep0"
