@@ -466,15 +466,14 @@ idle_for() {
 	done
 }
 
-# nat_expires: no persistent keepalive. Side 1 pings side 2 (a mapping,
-# side 2 follows it), side 2 pings side 1 (side 1 sends last: no passive
-# keepalive pending), then nothing for longer than the NAT's UDP timeout:
-# side 1 sent nothing through the NAT, side 2's pings find no mapping
-# there (new2 grows) and get no answer.
+# nat_expires (after nat_kept: the mapping is fresh, side 2 follows it,
+# side 1 answered side 2's ping last, so no passive keepalive is pending):
+# the persistent keepalive off, then nothing for longer than the NAT's UDP
+# timeout: side 1 sent nothing through the NAT, side 2's pings find no
+# mapping there (new2 grows) and get no answer.
 nat_expires() {
 	local f0 f1 n0 n1
-	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive off &&
-	nt_ping 1 "$NT_IN4_2" 1 > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
+	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive off || return 1
 	nat_snap || return 1
 	f0=$from1 n0=$new2
 	idle_for $((CT_TIMEOUT + 1))
@@ -493,15 +492,15 @@ nat_expires() {
 # made (the one in use never expired).
 nat_kept() {
 	local f0 f1 m0 m1 ep0 ep1
-	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive 1 &&
-	nt_ping 1 "$NT_IN4_2" 1 > /dev/null || return 1
+	nt_ctl 1 set "$NT_DEV" peer "$NT_PUB2" persistent-keepalive 1 || return 1
+	nt_ping 1 "$NT_IN4_2" 1 > /dev/null || st_fail "side 1 cannot ping side 2" || return 1
 	nat_snap || return 1
 	f0=$from1 m0=$new1 ep0=$(ep2)
 	idle_for $((CT_TIMEOUT + 1))
 	nat_snap || return 1
 	f1=$from1 m1=$new1 ep1=$(ep2)
 	echo "NAT after $((CT_TIMEOUT + 1)) s idle (UDP timeout $CT_TIMEOUT s): from side 1 $f0 -> $f1, new mappings $m0 -> $m1; side 2's endpoint of side 1 $ep0 -> $ep1"
-	nt_ping 2 "$NT_IN4_1" 1 > /dev/null &&
+	nt_ping 2 "$NT_IN4_1" 1 > /dev/null || st_fail "side 2 cannot ping side 1" || return 1
 	st_ge "keepalives through the NAT while idle" "$((f1 - f0))" 2 &&
 	st_eq "new mappings while idle" "$((m1 - m0))" 0 &&
 	st_eq "side 2's endpoint of side 1" "$ep1" "$ep0"
@@ -525,6 +524,6 @@ st_run_v "IPv4: side 2's endpoint routed into noise0: no loop, drops counted, wo
 st_run_v "IPv6: side 2's endpoint routed into noise0: no loop, drops counted, works once the route goes" loop 6
 st_run_v "a new tunnel through a masquerading NAT (side 1 inside, side 2 outside)" nat_setup
 st_run_v "stream both ways while the NAT's mapping changes: side 2 follows, the stream goes on" nat_rebind
-st_run_v "no persistent keepalive: after an idle past the NAT's UDP timeout side 2 cannot reach side 1" nat_expires
-st_run_v "persistent-keepalive 1: after the same idle the mapping holds, side 2 reaches side 1" nat_kept
+st_run_v "persistent-keepalive 1: after an idle past the NAT's UDP timeout the mapping holds, side 2 reaches side 1" nat_kept
+st_run_v "no persistent keepalive: after the same idle side 2 cannot reach side 1" nat_expires
 st_done
