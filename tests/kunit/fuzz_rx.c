@@ -78,7 +78,7 @@ static const char * const fz_class_name[FZ_CLASSES] = {
 static const char * const fz_drop_name[NOISE_DROP_COUNT] = {
 	"bad_type", "bad_length", "unknown_index", "auth", "replay", "source",
 	"no_peer", "handshake", "no_key", "inner", "mac1", "cookie",
-	"ratelimit", "hs_queue",
+	"ratelimit", "hs_queue", "loop",
 };
 
 static_assert(ARRAY_SIZE(fz_drop_name) == NOISE_DROP_COUNT);

@@ -72,6 +72,7 @@ static const char *const stats_names[NOISE_A_STATS_MAX + 1] = {
 	[NOISE_A_STATS_DROP_COOKIE] = "drop_cookie",
 	[NOISE_A_STATS_DROP_RATELIMIT] = "drop_ratelimit",
 	[NOISE_A_STATS_DROP_HS_QUEUE] = "drop_hs_queue",
+	[NOISE_A_STATS_DROP_LOOP] = "drop_loop",
 	[NOISE_A_STATS_COOKIE_REPLIES] = "cookie_replies",
 	[NOISE_A_STATS_MAC2_SENT] = "mac2_sent",
 	[NOISE_A_STATS_MAC2_ACCEPTED] = "mac2_accepted",

@@ -188,6 +188,8 @@ enum noise_stats_attr {
 	NOISE_A_STATS_DROP_RATELIMIT,
 	/* the handshake queue is full */
 	NOISE_A_STATS_DROP_HS_QUEUE,
+	/* not sent: the route to the peer's endpoint goes through this device */
+	NOISE_A_STATS_DROP_LOOP,
 	/* Cookie events (Documentation/cookies.rst). */
 	/* cookie replies received, authenticated and taken (peer: from it) */
 	NOISE_A_STATS_COOKIE_REPLIES,

@@ -27,7 +27,12 @@
 #include "device.h"
 #include "messages.h"
 
-/* Where a peer is reached: the outer address, and our source address. */
+/*
+ * Where a peer is reached: the outer address, and our source address (the
+ * one its last packet was sent to; 0/any: the route's) with the interface
+ * that packet came in on (@src_if, 0 none; either family): the source is
+ * dropped when the route to the peer leaves by another (socket.c).
+ */
 struct noise_endpoint {
 	union {
 		struct sockaddr addr;
@@ -38,7 +43,7 @@ struct noise_endpoint {
 		struct in_addr src4;
 		struct in6_addr src6;
 	};
-	int src_if4;
+	int src_if;
 };
 
 /*

@@ -21,6 +21,57 @@
 #include "socket.h"
 #include "tunnel.h"
 
+/*
+ * The outer route to a peer. The source address kept from the peer's last
+ * packet (the address it was sent to, ep->src4/src6) is used while it is
+ * still ours and the route to the peer still leaves by the interface that
+ * packet came in on (ep->src_if); else it is dropped and the route picks
+ * the source: a better route added later (another interface, its own
+ * source) is taken with its source, and the peer learns the new address
+ * from our next packet. The peer's other cached routes were made with the
+ * same source and are stale already (the change that made ours miss
+ * invalidated them all), so the cache is not reset here, where other CPUs
+ * may be reading it. A route through our own device would loop: -ELOOP,
+ * nothing cached.
+ */
+static void noise_forget_src4(struct noise_endpoint *ep, struct flowi4 *fl)
+{
+	ep->src4.s_addr = 0;
+	ep->src_if = 0;
+	fl->saddr = 0;
+}
+
+static struct rtable *noise_route4(struct noise_device *nd, struct sock *sk,
+				   struct flowi4 *fl, struct noise_endpoint *ep,
+				   struct dst_cache *cache)
+{
+	struct net *net = sock_net(sk);
+	struct rtable *rt;
+
+	if (fl->saddr && !inet_confirm_addr(net, NULL, 0, fl->saddr, RT_SCOPE_HOST))
+		noise_forget_src4(ep, fl);
+	rt = ip_route_output_flow(net, fl, sk);
+	if (unlikely(ep->src_if &&
+		     (IS_ERR(rt) ? PTR_ERR(rt) == -EINVAL :
+		      rt->dst.dev->ifindex != ep->src_if))) {
+		if (!IS_ERR(rt))
+			ip_rt_put(rt);
+		noise_forget_src4(ep, fl);
+		rt = ip_route_output_flow(net, fl, sk);
+	}
+	if (IS_ERR(rt))
+		return rt;
+	if (unlikely(rt->dst.dev == nd->dev)) {
+		ip_rt_put(rt);
+		net_dbg_ratelimited("%s: avoiding a routing loop to %pISpfsc\n",
+				    nd->dev->name, &ep->addr);
+		return ERR_PTR(-ELOOP);
+	}
+	if (cache)
+		dst_cache_set_ip4(cache, &rt->dst, fl->saddr);
+	return rt;
+}
+
 static int noise_send4(struct noise_device *nd, struct sk_buff *skb,
 		       struct noise_endpoint *ep, struct dst_cache *cache)
 {
@@ -45,18 +96,11 @@ static int noise_send4(struct noise_device *nd, struct sk_buff *skb,
 	if (cache)
 		rt = dst_cache_get_ip4(cache, &fl.saddr);
 	if (!rt) {
-		if (fl.saddr && !inet_confirm_addr(sock_net(sk), NULL, 0,
-						   fl.saddr, RT_SCOPE_HOST)) {
-			ep->src4.s_addr = 0;
-			fl.saddr = 0;
-		}
-		rt = ip_route_output_flow(sock_net(sk), &fl, sk);
+		rt = noise_route4(nd, sk, &fl, ep, cache);
 		if (IS_ERR(rt)) {
 			ret = PTR_ERR(rt);
 			goto err;
 		}
-		if (cache)
-			dst_cache_set_ip4(cache, &rt->dst, fl.saddr);
 	}
 	skb->ignore_df = 1;
 	udp_tunnel_xmit_skb(rt, sk, skb, fl.saddr, fl.daddr, 0,
@@ -71,6 +115,44 @@ err:
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
+static void noise_forget_src6(struct noise_endpoint *ep, struct flowi6 *fl)
+{
+	ep->src6 = in6addr_any;
+	ep->src_if = 0;
+	fl->saddr = in6addr_any;
+}
+
+static struct dst_entry *noise_route6(struct noise_device *nd, struct sock *sk,
+				      struct flowi6 *fl, struct noise_endpoint *ep,
+				      struct dst_cache *cache)
+{
+	struct net *net = sock_net(sk);
+	struct dst_entry *dst;
+
+	if (!ipv6_addr_any(&fl->saddr) && !ipv6_chk_addr(net, &fl->saddr, NULL, 0))
+		noise_forget_src6(ep, fl);
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, sk, fl, NULL);
+	if (unlikely(ep->src_if &&
+		     (IS_ERR(dst) ? PTR_ERR(dst) == -EINVAL :
+		      dst->dev->ifindex != ep->src_if))) {
+		if (!IS_ERR(dst))
+			dst_release(dst);
+		noise_forget_src6(ep, fl);
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, sk, fl, NULL);
+	}
+	if (IS_ERR(dst))
+		return dst;
+	if (unlikely(dst->dev == nd->dev)) {
+		dst_release(dst);
+		net_dbg_ratelimited("%s: avoiding a routing loop to %pISpfsc\n",
+				    nd->dev->name, &ep->addr);
+		return ERR_PTR(-ELOOP);
+	}
+	if (cache)
+		dst_cache_set_ip6(cache, dst, &fl->saddr);
+	return dst;
+}
+
 static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
 		       struct noise_endpoint *ep, struct dst_cache *cache)
 {
@@ -96,18 +178,11 @@ static int noise_send6(struct noise_device *nd, struct sk_buff *skb,
 	if (cache)
 		dst = dst_cache_get_ip6(cache, &fl.saddr);
 	if (!dst) {
-		if (!ipv6_addr_any(&fl.saddr) &&
-		    !ipv6_chk_addr(sock_net(sk), &fl.saddr, NULL, 0)) {
-			ep->src6 = in6addr_any;
-			fl.saddr = in6addr_any;
-		}
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl, NULL);
+		dst = noise_route6(nd, sk, &fl, ep, cache);
 		if (IS_ERR(dst)) {
 			ret = PTR_ERR(dst);
 			goto err;
 		}
-		if (cache)
-			dst_cache_set_ip6(cache, dst, &fl.saddr);
 	}
 	skb->ignore_df = 1;
 	udp_tunnel6_xmit_skb(dst, sk, skb, skb->dev, &fl.saddr, &fl.daddr, 0,
@@ -301,11 +376,16 @@ int noise_socket_send_run(struct noise_peer *peer, struct sk_buff_head *run)
  */
 int noise_socket_send_skb(struct noise_peer *peer, struct sk_buff *skb)
 {
+	unsigned int n = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	int ret;
 
 	read_lock_bh(&peer->endpoint_lock);
 	ret = noise_send_ep(peer->nd, skb, &peer->endpoint, &peer->endpoint_cache);
 	read_unlock_bh(&peer->endpoint_lock);
+	/* Each message of a run counts (noise_route4(): -ELOOP). */
+	if (unlikely(ret == -ELOOP))
+		while (n--)
+			noise_count_drop(peer->nd, peer, NOISE_DROP_LOOP);
 	return ret;
 }
 
@@ -338,10 +418,14 @@ int noise_socket_send_buffer_to(struct noise_device *nd,
 {
 	struct noise_endpoint copy = *ep;
 	struct sk_buff *skb = noise_buffer_skb(buf, len);
+	int ret;
 
 	if (unlikely(!skb))
 		return -ENOMEM;
-	return noise_send_ep(nd, skb, &copy, NULL);
+	ret = noise_send_ep(nd, skb, &copy, NULL);
+	if (unlikely(ret == -ELOOP))
+		noise_count_drop(nd, NULL, NOISE_DROP_LOOP);
+	return ret;
 }
 
 /* The outer source (and our destination address) of a received message. */
@@ -353,7 +437,7 @@ int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb
 		ep->addr4.sin_port = udp_hdr(skb)->source;
 		ep->addr4.sin_addr.s_addr = ip_hdr(skb)->saddr;
 		ep->src4.s_addr = ip_hdr(skb)->daddr;
-		ep->src_if4 = skb->skb_iif;
+		ep->src_if = skb->skb_iif;
 		return 0;
 	}
 	if (skb->protocol == htons(ETH_P_IPV6)) {
@@ -363,6 +447,7 @@ int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb
 		ep->addr6.sin6_scope_id = ipv6_iface_scope_id(&ipv6_hdr(skb)->saddr,
 							      skb->skb_iif);
 		ep->src6 = ipv6_hdr(skb)->daddr;
+		ep->src_if = skb->skb_iif;
 		return 0;
 	}
 	return -EINVAL;
@@ -371,7 +456,7 @@ int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb
 bool noise_endpoint_eq(const struct noise_endpoint *a,
 		       const struct noise_endpoint *b)
 {
-	if (a->addr.sa_family != b->addr.sa_family)
+	if (a->addr.sa_family != b->addr.sa_family || a->src_if != b->src_if)
 		return false;
 	if (a->addr.sa_family == AF_INET)
 		return a->addr4.sin_port == b->addr4.sin_port &&
