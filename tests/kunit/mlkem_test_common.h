@@ -11,6 +11,7 @@
 #define _NOISE_MLKEM_TEST_COMMON_H
 
 #include <linux/types.h>
+#include <linux/errno.h>
 #include <linux/string.h>
 #include "keccak.h"
 #include "mlkem.h"
@@ -36,13 +37,12 @@ struct mlkem_bytes {
 /*
  * One vector. The encapsulation key may be given as a patch on the one
  * of an earlier vector (the modulus files differ in a few bytes per key):
- * ek_base.len != 0 then, ek holds the patch, at offset ek_patch_off.
+ * when ek_base.len != 0, ek holds (offset low, offset high, byte) triples.
  */
 struct mlkem_vec {
 	const char *name;
 	u8 kind, param, result;
 	struct mlkem_bytes seed, ek, dk, m, c, k, ek_base;
-	u32 ek_patch_off;
 };
 
 struct mlkem_vec_file {
@@ -84,12 +84,20 @@ static inline bool mlkem_bytes_eq(const struct mlkem_bytes *want, const u8 *got,
 static inline const u8 *mlkem_vec_ek(const struct mlkem_vec *v,
 				     struct mlkem_test_bufs *b, u32 *len)
 {
+	u32 i, off;
+
 	if (!v->ek_base.len) {
 		*len = v->ek.len;
 		return v->ek.p;
 	}
+	if (v->ek_base.len > sizeof(b->ek_in))
+		return NULL;
 	memcpy(b->ek_in, v->ek_base.p, v->ek_base.len);
-	memcpy(b->ek_in + v->ek_patch_off, v->ek.p, v->ek.len);
+	for (i = 0; i + 3 <= v->ek.len; i += 3) {
+		off = v->ek.p[i] | (u32)v->ek.p[i + 1] << 8;
+		if (off < v->ek_base.len)
+			b->ek_in[off] = v->ek.p[i + 2];
+	}
 	*len = v->ek_base.len;
 	return b->ek_in;
 }
@@ -130,6 +138,8 @@ static inline const char *mlkem_vec_encaps(const struct mlkem_vec *v,
 	int err;
 
 	ek = mlkem_vec_ek(v, b, &ek_len);
+	if (!ek)
+		return "bad ek patch";
 	if (v->m.len != NOISE_MLKEM_MSG_SIZE)
 		return mlkem_vec_judge(v, -EINVAL, false);
 	err = noise_mlkem_encaps_derand(v->param, b->ct, b->ss, ek, ek_len,
