@@ -36,56 +36,77 @@ static inline u64 keccak_rol(u64 v, unsigned int n)
  * rho and pi (with theta's d folded in): lane x + 5 y, rotated by its rho
  * offset, moves to y + 5 ((2 x + 3 y) mod 5).
  */
-#define KECCAK_RP(to, from, rot) \
-	(b[to] = keccak_rol(s[from] ^ d[(from) % 5], rot))
+static __always_inline void keccak_rp(u64 b[25], const u64 s[25], const u64 d[5],
+				      int to, int from, unsigned int rot)
+{
+	b[to] = keccak_rol(s[from] ^ d[from % 5], rot);
+}
 
 /* chi on the row starting at lane y. */
-#define KECCAK_CHI(y) do {						\
-	s[(y) + 0] = b[(y) + 0] ^ (~b[(y) + 1] & b[(y) + 2]);		\
-	s[(y) + 1] = b[(y) + 1] ^ (~b[(y) + 2] & b[(y) + 3]);		\
-	s[(y) + 2] = b[(y) + 2] ^ (~b[(y) + 3] & b[(y) + 4]);		\
-	s[(y) + 3] = b[(y) + 3] ^ (~b[(y) + 4] & b[(y) + 0]);		\
-	s[(y) + 4] = b[(y) + 4] ^ (~b[(y) + 0] & b[(y) + 1]);		\
-} while (0)
+static __always_inline void keccak_chi(u64 s[25], const u64 b[25], int y)
+{
+	s[y + 0] = b[y + 0] ^ (~b[y + 1] & b[y + 2]);
+	s[y + 1] = b[y + 1] ^ (~b[y + 2] & b[y + 3]);
+	s[y + 2] = b[y + 2] ^ (~b[y + 3] & b[y + 4]);
+	s[y + 3] = b[y + 3] ^ (~b[y + 4] & b[y + 0]);
+	s[y + 4] = b[y + 4] ^ (~b[y + 0] & b[y + 1]);
+}
 
-/* Written out lane by lane: the compiler keeps it in registers. */
+/* theta, then rho and pi into @b; written out lane by lane. */
+static __always_inline void keccak_theta_rho_pi(u64 b[25], const u64 s[25])
+{
+	u64 c[5], d[5];
+	int x;
+
+	for (x = 0; x < 5; x++)
+		c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
+	d[0] = c[4] ^ keccak_rol(c[1], 1);
+	d[1] = c[0] ^ keccak_rol(c[2], 1);
+	d[2] = c[1] ^ keccak_rol(c[3], 1);
+	d[3] = c[2] ^ keccak_rol(c[4], 1);
+	d[4] = c[3] ^ keccak_rol(c[0], 1);
+	keccak_rp(b, s, d, 0, 0, 0);
+	keccak_rp(b, s, d, 10, 1, 1);
+	keccak_rp(b, s, d, 20, 2, 62);
+	keccak_rp(b, s, d, 5, 3, 28);
+	keccak_rp(b, s, d, 15, 4, 27);
+	keccak_rp(b, s, d, 16, 5, 36);
+	keccak_rp(b, s, d, 1, 6, 44);
+	keccak_rp(b, s, d, 11, 7, 6);
+	keccak_rp(b, s, d, 21, 8, 55);
+	keccak_rp(b, s, d, 6, 9, 20);
+	keccak_rp(b, s, d, 7, 10, 3);
+	keccak_rp(b, s, d, 17, 11, 10);
+	keccak_rp(b, s, d, 2, 12, 43);
+	keccak_rp(b, s, d, 12, 13, 25);
+	keccak_rp(b, s, d, 22, 14, 39);
+	keccak_rp(b, s, d, 23, 15, 41);
+	keccak_rp(b, s, d, 8, 16, 45);
+	keccak_rp(b, s, d, 18, 17, 15);
+	keccak_rp(b, s, d, 3, 18, 21);
+	keccak_rp(b, s, d, 13, 19, 8);
+	keccak_rp(b, s, d, 14, 20, 18);
+	keccak_rp(b, s, d, 24, 21, 2);
+	keccak_rp(b, s, d, 9, 22, 61);
+	keccak_rp(b, s, d, 19, 23, 56);
+	keccak_rp(b, s, d, 4, 24, 14);
+}
+
 void noise_keccak_f1600(u64 s[25])
 {
-	u64 c[5], d[5], b[25];
-	int round, x;
+	u64 b[25];
+	int round;
 
 	for (round = 0; round < 24; round++) {
-		/* theta */
-		for (x = 0; x < 5; x++)
-			c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
-		d[0] = c[4] ^ keccak_rol(c[1], 1);
-		d[1] = c[0] ^ keccak_rol(c[2], 1);
-		d[2] = c[1] ^ keccak_rol(c[3], 1);
-		d[3] = c[2] ^ keccak_rol(c[4], 1);
-		d[4] = c[3] ^ keccak_rol(c[0], 1);
-		/* rho and pi */
-		KECCAK_RP(0, 0, 0); KECCAK_RP(10, 1, 1); KECCAK_RP(20, 2, 62);
-		KECCAK_RP(5, 3, 28); KECCAK_RP(15, 4, 27);
-		KECCAK_RP(16, 5, 36); KECCAK_RP(1, 6, 44); KECCAK_RP(11, 7, 6);
-		KECCAK_RP(21, 8, 55); KECCAK_RP(6, 9, 20);
-		KECCAK_RP(7, 10, 3); KECCAK_RP(17, 11, 10); KECCAK_RP(2, 12, 43);
-		KECCAK_RP(12, 13, 25); KECCAK_RP(22, 14, 39);
-		KECCAK_RP(23, 15, 41); KECCAK_RP(8, 16, 45); KECCAK_RP(18, 17, 15);
-		KECCAK_RP(3, 18, 21); KECCAK_RP(13, 19, 8);
-		KECCAK_RP(14, 20, 18); KECCAK_RP(24, 21, 2); KECCAK_RP(9, 22, 61);
-		KECCAK_RP(19, 23, 56); KECCAK_RP(4, 24, 14);
-		/* chi */
-		KECCAK_CHI(0);
-		KECCAK_CHI(5);
-		KECCAK_CHI(10);
-		KECCAK_CHI(15);
-		KECCAK_CHI(20);
-		/* iota */
-		s[0] ^= keccak_rc[round];
+		keccak_theta_rho_pi(b, s);
+		keccak_chi(s, b, 0);
+		keccak_chi(s, b, 5);
+		keccak_chi(s, b, 10);
+		keccak_chi(s, b, 15);
+		keccak_chi(s, b, 20);
+		s[0] ^= keccak_rc[round];	/* iota */
 	}
 	memzero_explicit(b, sizeof(b));
-	memzero_explicit(c, sizeof(c));
-	memzero_explicit(d, sizeof(d));
 }
 
 void noise_keccak_init(struct noise_keccak *k, unsigned int rate, u8 pad)

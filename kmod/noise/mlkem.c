@@ -36,7 +36,9 @@
  * sampling on it is not reported; nothing in the kernel.
  */
 #ifndef noise_mlkem_declassify
-#define noise_mlkem_declassify(p, len) do { } while (0)
+static inline void noise_mlkem_declassify(const void *p, size_t len)
+{
+}
 #endif
 
 #ifdef NOISE_MLKEM_TESTING

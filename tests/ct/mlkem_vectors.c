@@ -39,7 +39,8 @@ static int run_vectors(void)
 			if (bad++ < 20)
 				printf("FAIL %s: %s\n", mlkem_vecs[i].name, why);
 		}
-		printf("%s: %u/%u passed\n", f->name, passed, f->count);
+		printf("%s: %u/%u passed, %u ML-KEM-512 skipped\n", f->name, passed,
+		       f->count, f->skipped);
 	}
 	return bad ? 1 : 0;
 }

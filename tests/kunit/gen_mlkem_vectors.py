@@ -183,8 +183,12 @@ class Emitter:
         if data not in self.blobs:
             name = 'mlkem_b%d' % len(self.blobs)
             self.blobs[data] = name
-            lit = ''.join('\\%03o' % b for b in data)
-            self.lines.append('static const u8 %s[] = "%s";' % (name, lit))
+            # An initializer list: sparse refuses string literals
+            # longer than 8191 bytes.
+            self.lines.append('static const u8 %s[] = {' % name)
+            for i in range(0, len(data), 32):
+                self.lines.append('\t' + ','.join(str(b) for b in data[i:i + 32]) + ',')
+            self.lines.append('};')
         return '{ %s, %d }' % (self.blobs[data], len(data))
 
 
@@ -231,12 +235,13 @@ def main():
     if a.self_json:
         with open(a.self_json, 'w') as f:
             json.dump(self_json(text_vecs), f, indent=1)
-        with open(a.self_json) as f:
-            files.append((a.self_json, *parse_json(a.self_json, f.read())))
+        if text_vecs:
+            with open(a.self_json) as f:
+                files.append((a.self_json, *parse_json(a.self_json, f.read())))
     e, table, ftable, last_ek = Emitter(), [], [], {}
     for path, vecs, skipped in files:
-        ftable.append('\t{ %s, %d, %d },' % (cname(os.path.basename(path)),
-                                             len(table), len(vecs)))
+        ftable.append('\t{ %s, %d, %d, %d },' % (cname(os.path.basename(path)),
+                                                 len(table), len(vecs), skipped))
         if skipped:
             print('%s: %d ML-KEM-512 vectors skipped' % (path, skipped), file=sys.stderr)
         table += [emit_vec(e, v, last_ek) for v in vecs]
@@ -247,7 +252,7 @@ def main():
            '', 'const struct mlkem_vec mlkem_vecs[] = {'] + table + [
            '\t{ .name = NULL }', '};', '',
            'const struct mlkem_vec_file mlkem_vec_files[] = {'] + ftable + [
-           '\t{ NULL, 0, 0 }', '};',
+           '\t{ NULL, 0, 0, 0 }', '};',
            'const unsigned int mlkem_vec_file_count = %d;' % len(ftable), '',
            'const struct mlkem_acc_expect mlkem_acc_expects[] = {'] + [
            '\t{ %d, %d, { %s } },' % (PARAMS[p], n, ', '.join(

@@ -68,14 +68,20 @@ static void mlkem_test_keccak(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, out, again, 64);
 }
 
+/* One parameter per vector file; a single empty one when there is none. */
+static const struct mlkem_vec_file mlkem_no_files = { .name = "none" };
+
 static const void *mlkem_file_gen(const void *prev, char *desc)
 {
-	const struct mlkem_vec_file *f = prev ? (const struct mlkem_vec_file *)prev + 1 :
-					 mlkem_vec_files;
+	const struct mlkem_vec_file *f;
 
-	if (!f->name)
+	if (prev == &mlkem_no_files)
 		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", f->name);
+	f = prev ? (const struct mlkem_vec_file *)prev + 1 : mlkem_vec_files;
+	if (!f->name)
+		f = prev ? NULL : &mlkem_no_files;
+	if (f)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", f->name);
 	return f;
 }
 
@@ -87,25 +93,21 @@ static void mlkem_test_vectors(struct kunit *test)
 	unsigned int i, passed = 0;
 	const char *why;
 
+	if (f == &mlkem_no_files)
+		kunit_skip(test, "no ML-KEM vector files at build time (NOISE_SHARED)");
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	for (i = f->first; i < f->first + f->count; i++) {
 		why = mlkem_vec_run(&mlkem_vecs[i], b);
 		if (!why)
 			passed++;
-		else
+		else if (i - f->first - passed < 20)
 			KUNIT_FAIL(test, "%s: %s", mlkem_vecs[i].name, why);
 	}
-	kunit_info(test, "%s: %u/%u vectors passed\n", f->name, passed, f->count);
+	kunit_info(test, "%s: %u/%u vectors passed, %u ML-KEM-512 vectors skipped\n",
+		   f->name, passed, f->count, f->skipped);
+	KUNIT_EXPECT_EQ(test, passed, f->count);
 	KUNIT_EXPECT_GT(test, f->count, 0U);
-}
-
-static void mlkem_test_no_vectors(struct kunit *test)
-{
-	if (!mlkem_vec_file_count)
-		kunit_skip(test, "no ML-KEM vector files at build time (NOISE_SHARED)");
-	if (!mlkem_acc_expect_count)
-		kunit_skip(test, "no accumulated-test hashes at build time (NOISE_SHARED)");
 }
 
 static const enum noise_mlkem_param mlkem_params_all[] = {
@@ -223,7 +225,6 @@ static void mlkem_test_refusals(struct kunit *test)
 
 static struct kunit_case mlkem_test_cases[] = {
 	KUNIT_CASE(mlkem_test_keccak),
-	KUNIT_CASE(mlkem_test_no_vectors),
 	KUNIT_CASE_PARAM(mlkem_test_vectors, mlkem_file_gen),
 	KUNIT_CASE_PARAM(mlkem_test_roundtrip, mlkem_param_gen_params),
 	KUNIT_CASE_PARAM(mlkem_test_refusals, mlkem_param_gen_params),

@@ -45,9 +45,10 @@ struct mlkem_vec {
 	struct mlkem_bytes seed, ek, dk, m, c, k, ek_base;
 };
 
+/* A file's vectors: mlkem_vecs[first, first + count); skipped: ML-KEM-512. */
 struct mlkem_vec_file {
 	const char *name;
-	unsigned int first, count;
+	unsigned int first, count, skipped;
 };
 
 /* Accumulated test: the expected hash of @count runs, per parameter set. */

@@ -4,6 +4,6 @@
 #define _NOISE_CT_SHIM_COMPILER_H
 
 /* Like the kernel's: the compiler forgets what it knew of @var's value. */
-#define OPTIMIZER_HIDE_VAR(var) __asm__ ("" : "=r" (var) : "0" (var))
+#define OPTIMIZER_HIDE_VAR(var) ({ __asm__ ("" : "+r" (var)); })
 
 #endif /* _NOISE_CT_SHIM_COMPILER_H */
