@@ -17,10 +17,12 @@
 #define NOISE_MLKEM_TESTING 1
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "keccak.c"
 #include "mlkem.c"
+#define MLKEM_TEST_YIELD() cond_resched()
 #include "mlkem_test_common.h"
 
 static unsigned int accumulated = 10000;
