@@ -13,6 +13,7 @@
 #include <sys/cdefs.h>	/* __always_inline, __attribute_noinline__ */
 
 typedef __u8 u8;
+typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 #ifdef __SIZEOF_INT128__
