@@ -20,6 +20,8 @@
 #                             else; then the first 8 of them (1>2 m1 0.3s)
 #   count MARK SRC DST KIND   datagrams since MARK ('-' matches any field,
 #                             KIND hs any handshake message)
+#   answers MARK SRC DST      message 2s since MARK, one per receiver index
+#                             (an answer and its retransmissions count once)
 #   last KIND SRC DST FIELD   of the last KIND from SRC to DST: its length,
 #                             or the hex of its sender or receiver index
 #                             (FIELD len, sender, receiver)
@@ -244,6 +246,8 @@ def command(w, a):
         return tally(w, a[1], a[2], a[3])
     if c == 'count':
         return str(len(w.select(a[4], a[2], a[3], a[1])))
+    if c == 'answers':
+        return str(len({r[6][8:12] for r in w.select('m2', a[2], a[3], a[1])}))
     if c == 'last':
         return last(w, a[1], a[2], a[3], a[4])
     if c == 'quiet':

@@ -328,7 +328,7 @@ at_peer_flood() {
 	for ((i = 0; i < 120; i++)); do
 		st_nap 0.5
 		rl=$(nt_ctl 2 show noise1 --json | jq '.stats.drop_ratelimit') || return 1
-		ans=$(at_q count 0 "$NT_ADDR2" "$NT_ADDR1" m2) || return 1
+		ans=$(at_q answers 0 "$NT_ADDR2" "$NT_ADDR1") || return 1
 		[ $((rl + ans)) -ge "$n1" ] && break
 	done
 	at_srv_stop
