@@ -657,6 +657,8 @@ static bool noise_hs_anon_dup(struct noise_device *nd, const u8 *mac1)
 		    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) {
 			if (noise_hs_resend_due(nhs->last_sent_at))
 				noise_hs_send_last(nhs);
+			else	/* answered just now: the copy is dropped */
+				noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
 			return true;
 		}
 	}
@@ -799,9 +801,11 @@ static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
 	peer = nhs->entry.peer;
 	if (h->h.msgno + 1 == nhs->next_msgno &&
 	    !crypto_memneq(mac1, nhs->last_read_mac1, NOISE_MAC_LEN)) {
-		/* a duplicate: our reply was lost */
+		/* a duplicate: our reply was lost, or it crossed the copy */
 		if (noise_hs_resend_due(nhs->last_sent_at))
 			noise_hs_send_last(nhs);
+		else
+			noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 		return;
 	}
 	if (h->h.msgno != nhs->next_msgno ||
