@@ -370,6 +370,13 @@ static void noise_hs_keep_final(struct noise_hs *nhs, struct noise_peer *peer)
 	peer->final_sent_at = jiffies;
 }
 
+/* The kept final message goes (its session is gone or replaced). */
+static void noise_hs_forget_final(struct noise_peer *peer)
+{
+	memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
+	peer->last_sent_final_len = 0;
+}
+
 /* After the final message is sent on a confirmed session: what waited. */
 static void noise_hs_flush(struct noise_peer *peer)
 {
@@ -403,13 +410,10 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 		noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 		goto out;
 	}
-	if (nhs->provisional) {
-		/* What is kept was for the session the provisional one replaced. */
-		memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
-		peer->last_sent_final_len = 0;
-	} else if (!confirmed) {
+	if (nhs->provisional)	/* kept for the session it replaced */
+		noise_hs_forget_final(peer);
+	else if (!confirmed)
 		noise_hs_keep_final(nhs, peer);
-	}
 	if (nhs->role == NOISE_RESPONDER && confirmed)
 		noise_peer_update_endpoint(peer, &nhs->endpoint);
 	if (!kp->deferred) {
@@ -1038,8 +1042,7 @@ static void noise_hs_zero(struct noise_peer *peer)
 		noise_hs_free(peer->hs);
 		peer->hs = NULL;
 	}
-	memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
-	peer->last_sent_final_len = 0;
+	noise_hs_forget_final(peer);
 }
 
 /**
