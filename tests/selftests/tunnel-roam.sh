@@ -506,7 +506,7 @@ nat_kept() {
 	st_eq "side 2's endpoint of side 1" "$ep1" "$ep0"
 }
 
-st_plan 15
+st_plan 16
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_defer "rmmod noise"
