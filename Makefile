@@ -9,7 +9,7 @@
 #                   and the stages other areas add (tests/check.d/)
 #   make uml        prepare the debug UML test kernel (cached in ~/.cache)
 #   make kunit [T=module|glob]    KUnit suites in UML
-#   make selftests [T=name]       selftests in UML (also: make selftest T=name)
+#   make selftests [T="name ..."] selftests in UML (also: make selftest T=name)
 #   make style | sparse | w1      one static check
 #   make deps       install the Debian packages make check needs (root);
 #                   make deps-GROUP for one group of tests/deps.list

@@ -153,10 +153,22 @@ def unwrap_kselftest(lines, res, prefix):
     return inner, rc
 
 
+# fail_reason(DIAGS): what a failing case printed that says why (st_eq and
+# st_ge lines, else the last line before st_run's "exit status"), so that
+# the summary of a long run names the cause.
+def fail_reason(diags):
+    why = [d for d in diags if "got '" in d or 'want' in d][:3]
+    if not why:
+        rest = [d for d in diags if d and not d.startswith('exit status ')]
+        why = rest[-1:]
+    return ' | '.join(w[:200] for w in why)
+
+
 def tap(args, res):
     plan = None
     ran = 0
     last_diag = None
+    diags = []
     with open(args.output, 'r', errors='backslashreplace') as f:
         lines = [line.rstrip('\n') for line in f]
     rc = args.exit
@@ -174,6 +186,7 @@ def tap(args, res):
         if not m:
             if line.startswith('#'):
                 last_diag = line.lstrip('# ').strip() or last_diag
+                diags.append(line.lstrip('# ').strip())
             continue
         ran += 1
         verdict, num, desc, directive = m.groups()
@@ -185,8 +198,9 @@ def tap(args, res):
         elif verdict == 'ok':
             res.add('PASS', name)
         else:
-            res.add('FAIL', name, directive)
+            res.add('FAIL', name, directive or fail_reason(diags))
         last_diag = None
+        diags = []
     if plan is None:
         if ran == 0 and rc == 4:
             res.add('SKIP', args.prefix, 'skipped (exit status 4)')

@@ -12,6 +12,7 @@
 #       each command line read from CMDFIFO, until "stop" (or EOF):
 #
 #   mark                      how many datagrams were seen so far (a mark)
+#   mark-ago SECONDS          the mark of SECONDS ago
 #   tally MARK A1 A2          "N (H handshake/cookie, E elsewhere: ...)":
 #                             what the sides A1 and A2 sent since MARK
 #                             that is not transport between them:
@@ -242,6 +243,10 @@ def command(w, a):
     c = a[0]
     if c == 'mark':
         return str(len(w.since()))
+    if c == 'mark-ago':
+        t = time.monotonic() - float(a[1])
+        seen = w.since()
+        return str(next((i for i, r in enumerate(seen) if r[0] >= t), len(seen)))
     if c == 'tally':
         return tally(w, a[1], a[2], a[3])
     if c == 'count':
