@@ -158,9 +158,15 @@ enum noise_allowedip_attr {
 enum noise_stats_attr {
 	NOISE_A_STATS_UNSPEC,
 	NOISE_A_STATS_PAD,
-	NOISE_A_STATS_RX_BYTES,		/* inner bytes received */
+	/*
+	 * On the wire, as WireGuard counts: every message from the peer that
+	 * was taken (a handshake message read, a data message or keepalive
+	 * authenticated and delivered) and every one sent to it, each by its
+	 * UDP payload (header, padding and tag included).
+	 */
+	NOISE_A_STATS_RX_BYTES,
 	NOISE_A_STATS_RX_PACKETS,
-	NOISE_A_STATS_TX_BYTES,		/* inner bytes sent */
+	NOISE_A_STATS_TX_BYTES,
 	NOISE_A_STATS_TX_PACKETS,
 	NOISE_A_STATS_HANDSHAKES,	/* sessions established */
 	/* Drops, by reason. */

@@ -35,14 +35,49 @@ static const struct device_type noise_device_type = { .name = KBUILD_MODNAME };
 
 /* ---------------------------- counters ------------------------------ */
 
+/* Preemption off: the handshake worker counts too, in process context. */
 static void noise_pcpu_drop(struct noise_pcpu_stats __percpu *st, enum noise_drop why)
 {
-	struct noise_pcpu_stats *s = this_cpu_ptr(st);
+	struct noise_pcpu_stats *s = get_cpu_ptr(st);
 	unsigned long flags;
 
 	flags = u64_stats_update_begin_irqsave(&s->syncp);
 	u64_stats_inc(&s->drops[why]);
 	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(st);
+}
+
+static void noise_pcpu_wire(struct noise_pcpu_stats __percpu *st, bool rx,
+			    unsigned int n, unsigned int bytes)
+{
+	struct noise_pcpu_stats *s = get_cpu_ptr(st);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&s->syncp);
+	u64_stats_add(rx ? &s->rx_packets : &s->tx_packets, n);
+	u64_stats_add(rx ? &s->rx_bytes : &s->tx_bytes, bytes);
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(st);
+}
+
+/*
+ * What went over the wire between us and @peer, as WireGuard counts it:
+ * every message that came from the peer and was taken (a handshake
+ * message read, a data message or keepalive authenticated and delivered)
+ * and every one sent to it, each by its UDP payload. Context: any.
+ */
+void noise_count_rx(struct noise_device *nd, struct noise_peer *peer,
+		    unsigned int n, unsigned int bytes)
+{
+	noise_pcpu_wire(nd->stats, true, n, bytes);
+	noise_pcpu_wire(peer->stats, true, n, bytes);
+}
+
+void noise_count_tx(struct noise_device *nd, struct noise_peer *peer,
+		    unsigned int n, unsigned int bytes)
+{
+	noise_pcpu_wire(nd->stats, false, n, bytes);
+	noise_pcpu_wire(peer->stats, false, n, bytes);
 }
 
 /* Context: any. */

@@ -245,6 +245,11 @@ void noise_count_cookie(struct noise_device *nd, struct noise_peer *peer,
 			enum noise_cookie_event ev);
 void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		      enum noise_drop why);
+/* Count @n messages (@bytes, UDP payload) received or sent; any context. */
+void noise_count_rx(struct noise_device *nd, struct noise_peer *peer,
+		    unsigned int n, unsigned int bytes);
+void noise_count_tx(struct noise_device *nd, struct noise_peer *peer,
+		    unsigned int n, unsigned int bytes);
 enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
 				unsigned int len, u8 *type);
 /* Under load from this many queued handshake messages (WireGuard: 1/8). */

@@ -137,6 +137,23 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
 	return nhs;
 }
 
+/*
+ * Count for the peer what @nhs read and sent so far (device.c,
+ * noise_count_rx()); an anonymous responder keeps it until it is bound.
+ */
+static void noise_hs_count(struct noise_hs *nhs)
+{
+	struct noise_peer *peer = nhs->entry.peer;
+
+	if (!peer)
+		return;
+	if (nhs->wire.rx_n)
+		noise_count_rx(nhs->nd, peer, nhs->wire.rx_n, nhs->wire.rx_bytes);
+	if (nhs->wire.tx_n)
+		noise_count_tx(nhs->nd, peer, nhs->wire.tx_n, nhs->wire.tx_bytes);
+	memset(&nhs->wire, 0, sizeof(nhs->wire));
+}
+
 /* Send @nhs's last message: the initiator to the peer's endpoint, the
  * responder back to where the message it answers came from.
  */
@@ -148,11 +165,14 @@ static void noise_hs_send_last(struct noise_hs *nhs)
 		noise_hs_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR,
 			      nhs->last_sent, nhs->last_sent_len);
 
-	if (nhs->role == NOISE_INITIATOR && peer)
+	if (nhs->role == NOISE_INITIATOR && peer) {
 		noise_socket_send_buffer(peer, nhs->last_sent, nhs->last_sent_len);
-	else
-		noise_socket_send_buffer_to(nhs->nd, &nhs->endpoint, nhs->last_sent,
-					    nhs->last_sent_len);
+	} else if (!noise_socket_send_buffer_to(nhs->nd, &nhs->endpoint, nhs->last_sent,
+						nhs->last_sent_len)) {
+		nhs->wire.tx_n++;
+		nhs->wire.tx_bytes += nhs->last_sent_len;
+		noise_hs_count(nhs);
+	}
 	nhs->last_sent_at = jiffies;
 	if (peer && !nhs->provisional) {
 		peer->last_sent_handshake = jiffies;
@@ -436,6 +456,7 @@ out:
 /* Write what the pattern wants next; complete when it is done. */
 static void noise_hs_advance(struct noise_hs *nhs, bool just_read)
 {
+	noise_hs_count(nhs);
 	switch (noise_handshake_next(nhs->hs)) {
 	case NOISE_ACTION_WRITE:
 		if (noise_hs_write(nhs))
@@ -477,6 +498,8 @@ static int noise_hs_read(struct noise_hs *nhs, struct sk_buff *skb)
 		return err;
 	memcpy(nhs->last_read_mac1, skb->data + skb->len - 2 * NOISE_MAC_LEN,
 	       NOISE_MAC_LEN);
+	nhs->wire.rx_n++;
+	nhs->wire.rx_bytes += skb->len;
 	nhs->remote_index = h->sender_index;
 	nhs->next_msgno++;
 	noise_endpoint_from_skb(&nhs->endpoint, skb);
@@ -595,10 +618,11 @@ static void noise_hs_send_final(struct noise_peer *peer, bool initiator)
 	if (initiator)
 		noise_socket_send_buffer(peer, peer->last_sent_final,
 					 peer->last_sent_final_len);
-	else	/* the endpoint waits for the peer's first packet */
-		noise_socket_send_buffer_to(peer->nd, &peer->final_to,
-					    peer->last_sent_final,
-					    peer->last_sent_final_len);
+	else if (!noise_socket_send_buffer_to(peer->nd, &peer->final_to,
+					      peer->last_sent_final,
+					      peer->last_sent_final_len))
+		/* the endpoint waits for the peer's first packet */
+		noise_count_tx(peer->nd, peer, 1, peer->last_sent_final_len);
 	peer->final_sent_at = jiffies;
 }
 

@@ -124,6 +124,8 @@ struct noise_keypairs {
  * @anon_node: in dev->anon while peer is NULL.
  * @provisional: its message 1 was taken under the timestamp rule's
  *	exception (noise_keypair.provisional).
+ * @wire: messages read and sent (and their bytes) not yet counted for a
+ *	peer: an anonymous responder's, until it learns who it talks to.
  */
 struct noise_hs {
 	struct noise_index entry;
@@ -144,6 +146,9 @@ struct noise_hs {
 	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];	/* scratch, wiped */
 	u8 payload[64];
 	bool provisional;
+	struct {
+		unsigned int rx_n, rx_bytes, tx_n, tx_bytes;
+	} wire;
 	struct rcu_head rcu;
 };
 

@@ -27,23 +27,6 @@
 #include "tunnel.h"
 #include "wg.h"
 
-static void noise_stats_rx(struct noise_device *nd, struct noise_peer *peer,
-			   unsigned int len)
-{
-	struct noise_pcpu_stats *s;
-
-	s = this_cpu_ptr(nd->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->rx_packets);
-	u64_stats_add(&s->rx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-	s = this_cpu_ptr(peer->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->rx_packets);
-	u64_stats_add(&s->rx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-}
-
 /* Strip to the UDP payload; false if the datagram is malformed. */
 static bool noise_rx_pull_udp(struct sk_buff *skb)
 {
@@ -569,6 +552,7 @@ static void noise_rx_deliver(struct sk_buff *skb, int err)
 	struct noise_keypair *kp = NOISE_CB(skb)->kp;
 	struct noise_peer *peer = kp->entry.peer;
 	struct noise_device *nd = peer->nd;
+	unsigned int wire = skb->len;
 	const void *src;
 	int family;
 
@@ -581,8 +565,10 @@ static void noise_rx_deliver(struct sk_buff *skb, int err)
 	skb_pull(skb, sizeof(struct noise_msg_transport));
 	if (pskb_trim(skb, skb->len - NOISE_TAG_LEN))
 		goto free;
-	if (!skb->len)		/* keepalive */
+	if (!skb->len) {	/* keepalive */
+		noise_count_rx(nd, peer, 1, wire);
 		goto free_quiet;
+	}
 	noise_rx_reset(skb, nd->dev);
 	if (!noise_rx_inner(skb, &family, &src)) {
 		noise_count_drop(nd, peer, NOISE_DROP_INNER);
@@ -595,7 +581,7 @@ static void noise_rx_deliver(struct sk_buff *skb, int err)
 		goto free;
 	}
 	rcu_read_unlock_bh();
-	noise_stats_rx(nd, peer, skb->len);
+	noise_count_rx(nd, peer, 1, wire);
 	noise_timers_data_received(peer);
 	gro_cells_receive(&nd->gro, skb);
 	noise_keypair_put(kp);

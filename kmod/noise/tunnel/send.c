@@ -25,29 +25,6 @@
 #include "tunnel.h"
 #include "wg.h"
 
-static void noise_stats_tx_n(struct noise_device *nd, struct noise_peer *peer,
-			     unsigned int n, unsigned int len)
-{
-	struct noise_pcpu_stats *s;
-
-	s = this_cpu_ptr(nd->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(&s->tx_packets, n);
-	u64_stats_add(&s->tx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-	s = this_cpu_ptr(peer->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(&s->tx_packets, n);
-	u64_stats_add(&s->tx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-}
-
-static void noise_stats_tx(struct noise_device *nd, struct noise_peer *peer,
-			   unsigned int len)
-{
-	noise_stats_tx_n(nd, peer, 1, len);
-}
-
 /*
  * Is @kp still good for sending (younger than REJECT_AFTER_TIME, fewer than
  * REJECT_AFTER_MESSAGES sent)? Also asks for a rekey when it is old: after
@@ -215,8 +192,6 @@ void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list)
 		}
 		if (noise_socket_send_run(peer, &run))
 			continue;
-		if (inner)
-			noise_stats_tx_n(peer->nd, peer, n, inner);
 		noise_timers_any_packet_sent(peer);
 		if (inner)
 			noise_timers_data_sent(peer);
@@ -231,8 +206,6 @@ static void noise_tx_send(struct sk_buff *skb)
 
 	skb->ip_summed = CHECKSUM_NONE;
 	if (likely(!noise_socket_send_skb(peer, skb))) {
-		if (len)
-			noise_stats_tx(peer->nd, peer, len);
 		noise_timers_any_packet_sent(peer);
 		if (len)
 			noise_timers_data_sent(peer);

@@ -377,11 +377,14 @@ int noise_socket_send_run(struct noise_peer *peer, struct sk_buff_head *run)
 int noise_socket_send_skb(struct noise_peer *peer, struct sk_buff *skb)
 {
 	unsigned int n = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	unsigned int len = skb->len;
 	int ret;
 
 	read_lock_bh(&peer->endpoint_lock);
 	ret = noise_send_ep(peer->nd, skb, &peer->endpoint, &peer->endpoint_cache);
 	read_unlock_bh(&peer->endpoint_lock);
+	if (likely(!ret))
+		noise_count_tx(peer->nd, peer, n, len);
 	/* Each message of a run counts (noise_route4(): -ELOOP). */
 	if (unlikely(ret == -ELOOP))
 		while (n--)
