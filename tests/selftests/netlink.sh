@@ -15,7 +15,8 @@
 #   join it (EPERM); root joins and gets a peer's event
 # - listen-port changes while the device goes up and down (three
 #   concurrent loops): every "ip link set up" works, the final port is the
-#   one set and the only socket bound
+#   one set and the only socket bound; and one set put where the device is
+#   marked running but not yet open (test build) waits for the open
 # - the namespace the device was created in deleted while the device lives
 #   on in another one (as an unprivileged user, in a user namespace of its
 #   own): a new listen port and "ip link set up" are refused with ENONET
@@ -399,6 +400,36 @@ updown_ports() {
 	st_eq "UDP sockets" "$got" "port 44044: 2 of 2"
 }
 
+# The window where the device is marked running and its open has not yet
+# taken its lock (test build: test_open_delay_ms holds it open 3 s): a new
+# listen port asked for then waits for the open (RTNL), and the device
+# comes up with that port bound once. Unserialised, the set bound the port
+# first and the open failed on it (EADDRINUSE).
+open_window() {
+	local p=/sys/module/noise/parameters up i rc=0 got during
+	[ -e "$p/test_open_delay_ms" ] ||
+		{ st_skip_case "noise.ko is not the test build (NOISE_TESTING=1)"; return; }
+	x ip link set "$DEV" down || return 1
+	echo 3000 > "$p/test_open_delay_ms" || return 1
+	st_defer "echo 0 > $p/test_open_delay_ms"
+	x ip link set "$DEV" up 2> "$st_tmp/open.err" &
+	up=$!
+	for ((i = 0; i < 200; i++)); do
+		[ "$(cat "$p/test_open_waiting")" = Y ] && break
+		st_nap 0.05
+	done
+	[ "$(cat "$p/test_open_waiting")" = Y ] || { echo "the open never waited"; return 1; }
+	x "$NOISECTL" set "$DEV" listen-port 45045 || rc=1
+	kill -0 "$up" 2> /dev/null && during=yes || during=no
+	wait "$up" || { echo "ip link set up failed: $(cat "$st_tmp/open.err")"; rc=1; }
+	echo 0 > "$p/test_open_delay_ms"
+	got=$(udp_sockets 45045)
+	echo "the set came back while the open still waited: $during; $got"
+	[ $rc = 0 ] &&
+	st_eq "listen port" "$(x "$NOISECTL" show "$DEV" --json | jq .listen_port)" 45045 &&
+	st_eq "UDP sockets" "$got" "port 45045: 2 of 2"
+}
+
 # In a user namespace of its own (the user root in it, nobody outside):
 # namespace A makes the device, which moves to namespace B and goes up;
 # A is deleted; B then asks for a new listen port and for the device to
@@ -459,7 +490,7 @@ creating_ns_gone() {
 	[[ "$out" == *done ]]
 }
 
-st_plan $((5 + ${#BAD[@]} / 2 + 13))
+st_plan $((5 + ${#BAD[@]} / 2 + 14))
 st_must "load noise.ko" noise_load
 st_must "a device with two peers (noisectl setconf), its full dump" setup
 st_run "a good raw request changes it (the raw requests work)" good_set
@@ -495,5 +526,6 @@ fi
 st_run_v "peers multicast group: no join without CAP_NET_ADMIN (EPERM)" mcast_nocap
 st_run_v "peers multicast group: root joins and gets a peer's event" mcast_root
 st_run_v "listen ports set while the device goes up and down: all work, final port alone" updown_ports
+st_run_v "a listen port set while the device opens waits for it: port bound once" open_window
 st_run_v "the device's creation namespace gone: new port and up refused (ENONET)" creating_ns_gone
 st_done

@@ -6,6 +6,7 @@
  */
 
 #include <crypto/algapi.h>	/* crypto_memneq(), also on 6.1 */
+#include <linux/delay.h>
 #include <linux/if_arp.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -515,12 +516,41 @@ struct noise_device *noise_device_from_netdev(struct net_device *dev)
 
 /* --------------------------- net_device ----------------------------- */
 
+#ifdef NOISE_TESTING
+/*
+ * Test build only (Documentation/testing.rst): ndo_open waits this long
+ * before it takes conf_lock, with test_open_waiting set meanwhile, so that
+ * a test can send a request into the window where the device is already
+ * marked running and not yet open.
+ */
+static unsigned int test_open_delay_ms;
+module_param(test_open_delay_ms, uint, 0644);
+MODULE_PARM_DESC(test_open_delay_ms, "test only: ndo_open waits this long first");
+static bool test_open_waiting;
+module_param(test_open_waiting, bool, 0444);
+MODULE_PARM_DESC(test_open_waiting, "test only: ndo_open is waiting now");
+
+static void noise_open_test_delay(void)
+{
+	unsigned int ms = READ_ONCE(test_open_delay_ms);
+
+	if (!ms)
+		return;
+	WRITE_ONCE(test_open_waiting, true);
+	msleep(ms);
+	WRITE_ONCE(test_open_waiting, false);
+}
+#else
+static inline void noise_open_test_delay(void) { }
+#endif
+
 static int noise_open(struct net_device *dev)
 {
 	struct noise_device *nd = netdev_priv(dev);
 	struct noise_peer *peer;
 	int err;
 
+	noise_open_test_delay();
 	mutex_lock(&nd->conf_lock);
 	err = noise_socket_open(nd, nd->listen_port_req);	/* -ENONET: no namespace */
 	if (!err) {
