@@ -11,8 +11,9 @@
 #   unreachable (drop_no_peer)
 # - a peer with the wrong private key, or an initiator with the wrong
 #   public key for its responder, gets nothing through (drop_handshake or
-#   drop_mac1, no session, no byte received); with the right keys it
-#   works again
+#   drop_mac1, no session, no byte received); the initiator counts the
+#   handshakes it began, resent and gave up, and sends the
+#   handshake-failed event; with the right keys it works again
 # - mismatched protocols (hash, cipher, pattern) never half-work: no session
 #   on either side, counted
 # - forged UDP (captured transport messages sent again from another port):
@@ -131,6 +132,35 @@ wrong_peer_key() {
 	nothing_through
 }
 
+# gives_up: side 1 still has the wrong key for side 2 (wrong_peer_key):
+# its handshakes get no answer. With debug_time_scale=30 (REKEY_ATTEMPT_TIME
+# 3 s) one ping's want is given up within seconds: side 1 counts the
+# handshakes it began, resent and gave up, names its latest attempt, and
+# noisectl monitor prints the handshake-failed event.
+gives_up() {
+	local scale=/sys/module/noise/parameters/debug_time_scale i t0 now
+	t0=$(date +%s%N)
+	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
+	echo 30 > "$scale" || return 1
+	st_defer "echo 1 > $scale"
+	nt_x 1 ping -c 1 -W 1 -q "$NT_IN4_2" > /dev/null
+	for ((i = 0; i < 120; i++)); do
+		grep -q handshake-failed "$st_tmp/mon-1" && break
+		st_nap 0.5
+	done
+	echo 1 > "$scale"
+	now=$(date +%s%N)
+	cat "$st_tmp/mon-1"
+	nt_json 1 '.peers[0] | "begun \(.stats.hs_initiations), resent \(.stats.hs_resent), given up \(.stats.hs_given_up), latest attempt \(.latest_attempt_ns)"'
+	grep -q "handshake-failed.*$(nt_json 1 '.peers[0].public_key')" "$st_tmp/mon-1" ||
+		st_fail "no handshake-failed event for the peer" || return 1
+	st_ge "hs_initiations" "$(nt_json 1 '.peers[0].stats.hs_initiations')" 1 &&
+	st_ge "hs_resent" "$(nt_json 1 '.peers[0].stats.hs_resent')" 1 &&
+	st_ge "hs_given_up" "$(nt_json 1 '.peers[0].stats.hs_given_up')" 1 &&
+	st_ge "latest_attempt_ns after the start" "$(nt_json 1 '.peers[0].latest_attempt_ns')" "$t0" &&
+	st_ge "now after latest_attempt_ns" "$now" "$(nt_json 1 '.peers[0].latest_attempt_ns')"
+}
+
 right_keys_again() {
 	sed -i "s|^PublicKey = .*|PublicKey = $NT_PUB2|" "$st_tmp/noise-1.conf"
 	nt_ctl 1 setconf "$NT_DEV" "$st_tmp/noise-1.conf" && nt_ping_first 1 "$NT_IN4_2" && nt_have_session
@@ -190,7 +220,7 @@ first_tunnel() {
 	fresh "$PROTO" && nt_ping_first 1 "$NT_IN4_2"
 }
 
-st_plan 22
+st_plan 23
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_must "a tunnel ($PROTO), ping through it" first_tunnel
@@ -202,6 +232,7 @@ st_run "noisectl set allowed-ips lets them through" allow_source
 st_run_v "no peer for the destination: ICMP unreachable, drop_no_peer" no_peer
 st_run "a peer with the wrong private key gets nothing through" wrong_private_key
 st_run "an initiator with the wrong key for its responder gets nothing through" wrong_peer_key
+st_run_v "unanswered handshakes: counted, given up, handshake-failed event" gives_up
 st_run "with the right keys it works again" right_keys_again
 st_run "mismatched hash (BLAKE2s vs SHA256): no session, counted" mismatch Noise_IK_25519_ChaChaPoly_SHA256
 st_run "mismatched cipher (ChaChaPoly vs AESGCM): no session, counted" mismatch Noise_IK_25519_AESGCM_BLAKE2s

@@ -60,6 +60,7 @@ struct noise_peer {
 	u16 keepalive;
 
 	u64 last_handshake_ns;
+	u64 last_attempt_ns;	/* our latest message 1 */
 	struct noise_stats stats;
 
 	size_t n_ips, cap_ips;

@@ -76,6 +76,9 @@ static const char *const stats_names[NOISE_A_STATS_MAX + 1] = {
 	[NOISE_A_STATS_COOKIE_REPLIES] = "cookie_replies",
 	[NOISE_A_STATS_MAC2_SENT] = "mac2_sent",
 	[NOISE_A_STATS_MAC2_ACCEPTED] = "mac2_accepted",
+	[NOISE_A_STATS_HS_INITIATIONS] = "hs_initiations",
+	[NOISE_A_STATS_HS_RESENT] = "hs_resent",
+	[NOISE_A_STATS_HS_GIVEN_UP] = "hs_given_up",
 };
 
 const char *stats_name(int attr)

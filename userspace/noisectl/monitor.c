@@ -29,6 +29,9 @@ static void print_event(const struct noise_event *ev, void *arg)
 	case NOISE_CMD_ENDPOINT_NTF:
 		name = "endpoint";
 		break;
+	case NOISE_CMD_HANDSHAKE_FAILED_NTF:
+		name = "handshake-failed";
+		break;
 	default:
 		return;
 	}
@@ -38,6 +41,11 @@ static void print_event(const struct noise_event *ev, void *arg)
 		printf("\t%llu", p->last_handshake_ns / 1000000000ULL);
 	if (ev->cmd == NOISE_CMD_ENDPOINT_NTF && p->has_endpoint)
 		printf("\t%s", fmt_endpoint(&p->endpoint));
+	if (ev->cmd == NOISE_CMD_HANDSHAKE_FAILED_NTF)
+		printf("\t%llu begun, %llu resent, %llu given up",
+		       p->stats.v[NOISE_A_STATS_HS_INITIATIONS],
+		       p->stats.v[NOISE_A_STATS_HS_RESENT],
+		       p->stats.v[NOISE_A_STATS_HS_GIVEN_UP]);
 	putchar('\n');
 	fflush(stdout);
 }

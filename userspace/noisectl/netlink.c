@@ -296,6 +296,8 @@ static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
 	}
 	if (tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME])
 		peer->last_handshake_ns = nla_get_u64(tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME]);
+	if (tb[NOISE_A_PEER_LAST_ATTEMPT_TIME])
+		peer->last_attempt_ns = nla_get_u64(tb[NOISE_A_PEER_LAST_ATTEMPT_TIME]);
 	if (tb[NOISE_A_PEER_STATS] && !parse_stats(&peer->stats, tb[NOISE_A_PEER_STATS]))
 		return false;
 	/* Repeated attributes: walk the nest again. */

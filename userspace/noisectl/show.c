@@ -122,6 +122,24 @@ static void print_cookies(const struct noise_stats *st)
 		       r, s, a);
 }
 
+/* Our handshakes as initiator (only when there were any). */
+static void print_attempts(const struct noise_peer *p)
+{
+	const u64 *v = p->stats.v;
+
+	if (!v[NOISE_A_STATS_HS_INITIATIONS] && !v[NOISE_A_STATS_HS_RESENT])
+		return;
+	printf("  handshakes begun: %llu, resent %llu, given up %llu",
+	       v[NOISE_A_STATS_HS_INITIATIONS], v[NOISE_A_STATS_HS_RESENT],
+	       v[NOISE_A_STATS_HS_GIVEN_UP]);
+	if (p->last_attempt_ns) {
+		printf("; latest attempt: ");
+		print_ago(p->last_attempt_ns);
+	} else {
+		putchar('\n');
+	}
+}
+
 static void show_pretty(const struct noise_device *dev)
 {
 	size_t i, j;
@@ -169,6 +187,7 @@ static void show_pretty(const struct noise_device *dev)
 			       p->keepalive, p->keepalive == 1 ? "" : "s");
 		print_drops(&p->stats);
 		print_cookies(&p->stats);
+		print_attempts(p);
 	}
 }
 
@@ -236,8 +255,8 @@ static void show_json(const struct noise_device *dev)
 			printf("%s\"%s\"", j ? "," : "",
 			       fmt_allowedip(&p->ips[j]));
 		printf("],\"persistent_keepalive\":%u", p->keepalive);
-		printf(",\"latest_handshake_ns\":%llu,\"stats\":",
-		       p->last_handshake_ns);
+		printf(",\"latest_handshake_ns\":%llu,\"latest_attempt_ns\":%llu,\"stats\":",
+		       p->last_handshake_ns, p->last_attempt_ns);
 		json_stats(&p->stats);
 		printf("}");
 	}

@@ -25,8 +25,10 @@
  *	IFINDEX, IFNAME and one NOISE_A_DEVICE_PEER nest holding at least the
  *	peer's public key: NOISE_CMD_PEER_ADD_NTF, NOISE_CMD_PEER_DEL_NTF,
  *	NOISE_CMD_HANDSHAKE_NTF (a session was established; with
- *	LAST_HANDSHAKE_TIME) and NOISE_CMD_ENDPOINT_NTF (the endpoint changed:
- *	roaming or configuration; with ENDPOINT).
+ *	LAST_HANDSHAKE_TIME), NOISE_CMD_ENDPOINT_NTF (the endpoint changed:
+ *	roaming or configuration; with ENDPOINT) and
+ *	NOISE_CMD_HANDSHAKE_FAILED_NTF (we gave up a handshake: no session
+ *	for REKEY_ATTEMPT_TIME; with LAST_ATTEMPT_TIME and STATS).
  *
  * All integers are in host byte order except NOISE_A_PEER_ENDPOINT, a
  * struct sockaddr_in or sockaddr_in6 (network byte order inside, as from
@@ -68,6 +70,7 @@ enum noise_cmd {
 	NOISE_CMD_PEER_DEL_NTF,
 	NOISE_CMD_HANDSHAKE_NTF,
 	NOISE_CMD_ENDPOINT_NTF,
+	NOISE_CMD_HANDSHAKE_FAILED_NTF,
 	__NOISE_CMD_MAX
 };
 
@@ -139,6 +142,11 @@ enum noise_peer_attr {
 	NOISE_A_PEER_STATS,		/* nest, enum noise_stats_attr */
 	/* nest, enum noise_allowedip_attr; repeated */
 	NOISE_A_PEER_ALLOWEDIP,
+	/*
+	 * u64 ns since the epoch (CLOCK_REALTIME): our latest message 1 to
+	 * the peer (a new handshake or a retry); 0: never
+	 */
+	NOISE_A_PEER_LAST_ATTEMPT_TIME,
 	__NOISE_A_PEER_MAX
 };
 
@@ -203,6 +211,13 @@ enum noise_stats_attr {
 	NOISE_A_STATS_MAC2_SENT,
 	/* handshake messages received under load with a valid MAC2 (device) */
 	NOISE_A_STATS_MAC2_ACCEPTED,
+	/* Our handshakes as initiator. */
+	/* handshakes we began (a first message 1) */
+	NOISE_A_STATS_HS_INITIATIONS,
+	/* our handshake messages sent again for want of an answer */
+	NOISE_A_STATS_HS_RESENT,
+	/* handshakes given up (REKEY_ATTEMPT_TIME without a session) */
+	NOISE_A_STATS_HS_GIVEN_UP,
 	__NOISE_A_STATS_MAX
 };
 

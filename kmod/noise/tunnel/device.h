@@ -55,11 +55,17 @@ enum noise_drop {
 	NOISE_DROP_COUNT
 };
 
-/* Cookie events, one per NOISE_A_STATS_COOKIE_REPLIES... in that order. */
+/*
+ * Rare events (atomics), one per NOISE_A_STATS_COOKIE_REPLIES... in that
+ * order: the cookie's, then our handshakes' as initiator.
+ */
 enum noise_cookie_event {
 	NOISE_CE_REPLY,		/* a cookie reply taken */
 	NOISE_CE_MAC2_SENT,	/* a handshake message sent with MAC2 */
 	NOISE_CE_MAC2_OK,	/* under load, a valid MAC2 received */
+	NOISE_CE_INITIATION,	/* a handshake begun (first message 1) */
+	NOISE_CE_HS_RESENT,	/* a handshake message of ours sent again */
+	NOISE_CE_HS_GIVEN_UP,	/* a handshake given up */
 	NOISE_CE_COUNT
 };
 

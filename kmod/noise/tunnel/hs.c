@@ -955,6 +955,8 @@ static void noise_hs_initiate(struct noise_peer *peer)
 		return;
 	}
 	noise_hs_send_last(nhs);
+	noise_count_cookie(nd, peer, NOISE_CE_INITIATION);
+	atomic64_set(&peer->last_attempt, ktime_get_real_ns());
 }
 
 /*
@@ -970,6 +972,8 @@ static void noise_hs_give_up(struct noise_peer *peer)
 		kfree_skb(skb);
 	}
 	noise_timers_hs_given_up(peer);
+	noise_count_cookie(peer->nd, peer, NOISE_CE_HS_GIVEN_UP);
+	noise_netlink_notify_hs_failed(peer);
 }
 
 /*
@@ -997,6 +1001,7 @@ static bool noise_hs_initiate_again(struct noise_peer *peer, struct noise_hs *ol
 	peer->hs = nhs;
 	noise_hs_free(old);
 	noise_hs_send_last(nhs);
+	atomic64_set(&peer->last_attempt, ktime_get_real_ns());
 	return true;
 }
 
@@ -1012,8 +1017,12 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 		if (!time_after_eq(jiffies, nhs->last_sent_at + NOISE_HS_RETRANSMIT))
 			return;
 		if (nhs->retries++ < NOISE_HS_MAX_RETRANSMITS) {
-			if (!noise_hs_initiate_again(peer, nhs))
-				noise_hs_send_last(nhs);
+			noise_count_cookie(peer->nd, peer, NOISE_CE_HS_RESENT);
+			if (noise_hs_initiate_again(peer, nhs))
+				return;		/* nhs is gone */
+			noise_hs_send_last(nhs);
+			if (nhs->role == NOISE_INITIATOR && nhs->next_msgno == 2)
+				atomic64_set(&peer->last_attempt, ktime_get_real_ns());
 			return;
 		}
 		peer->hs = NULL;
@@ -1046,6 +1055,7 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 		return;
 	if (peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
 		noise_hs_send_final(peer, initiator);
+		noise_count_cookie(peer->nd, peer, NOISE_CE_HS_RESENT);
 		noise_timers_hs_sent(peer);
 	} else if (time_after64(READ_ONCE(peer->hs_wanted), birth)) {
 		/* No answer to any copy: the wants that waited for it start anew. */

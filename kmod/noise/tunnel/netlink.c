@@ -81,6 +81,8 @@ static const struct nla_policy noise_peer_policy[NOISE_A_PEER_MAX + 1] = {
 	[NOISE_A_PEER_STATS] = { .type = NLA_REJECT,
 				 .reject_message = "statistics are read-only" },
 	[NOISE_A_PEER_ALLOWEDIP] = NLA_POLICY_NESTED(noise_allowedip_policy),
+	[NOISE_A_PEER_LAST_ATTEMPT_TIME] = {
+		.type = NLA_REJECT, .reject_message = "the attempt time is read-only" },
 };
 
 static const struct nla_policy noise_device_set_policy[NOISE_A_DEVICE_MAX + 1] = {
@@ -279,7 +281,9 @@ static int noise_put_peer_head(struct sk_buff *skb, struct noise_peer *peer)
 	if (noise_put_endpoint(skb, peer) ||
 	    nla_put_u16(skb, NOISE_A_PEER_PERSISTENT_KEEPALIVE, noise_peer_keepalive(peer)) ||
 	    noise_put_u64(skb, NOISE_A_PEER_LAST_HANDSHAKE_TIME,
-			  noise_peer_last_handshake_ns(peer)))
+			  noise_peer_last_handshake_ns(peer)) ||
+	    noise_put_u64(skb, NOISE_A_PEER_LAST_ATTEMPT_TIME,
+			  atomic64_read(&peer->last_attempt)))
 		return -EMSGSIZE;
 	noise_stats_read(peer->nd, peer, &st);
 	return noise_put_stats(skb, NOISE_A_PEER_STATS, &st);
@@ -1140,6 +1144,18 @@ EXPORT_SYMBOL_NS_GPL(noise_nl_dump_test, NOISE_INTERNAL);
 
 /* Events */
 
+/* What a give-up event says: when we last tried, and the counters. */
+static int noise_put_hs_failed(struct sk_buff *skb, struct noise_peer *peer)
+{
+	struct noise_stats st;
+
+	if (noise_put_u64(skb, NOISE_A_PEER_LAST_ATTEMPT_TIME,
+			  atomic64_read(&peer->last_attempt)))
+		return -EMSGSIZE;
+	noise_stats_read(peer->nd, peer, &st);
+	return noise_put_stats(skb, NOISE_A_PEER_STATS, &st);
+}
+
 static void noise_nl_notify(struct noise_peer *peer, u8 cmd)
 {
 	struct noise_device *nd = peer->nd;
@@ -1174,6 +1190,8 @@ static void noise_nl_notify(struct noise_peer *peer, u8 cmd)
 		goto fail;
 	if (cmd == NOISE_CMD_ENDPOINT_NTF && noise_put_endpoint(skb, peer))
 		goto fail;
+	if (cmd == NOISE_CMD_HANDSHAKE_FAILED_NTF && noise_put_hs_failed(skb, peer))
+		goto fail;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast_netns(&noise_genl_family, net, skb, 0,
@@ -1201,6 +1219,11 @@ void noise_netlink_notify_handshake(struct noise_peer *peer)
 void noise_netlink_notify_endpoint(struct noise_peer *peer)
 {
 	noise_nl_notify(peer, NOISE_CMD_ENDPOINT_NTF);
+}
+
+void noise_netlink_notify_hs_failed(struct noise_peer *peer)
+{
+	noise_nl_notify(peer, NOISE_CMD_HANDSHAKE_FAILED_NTF);
 }
 
 /* Family */

@@ -239,6 +239,7 @@ struct noise_peer {
 	struct list_head allowedips;
 	struct noise_pcpu_stats __percpu *stats;
 	atomic64_t handshakes;
+	atomic64_t last_attempt;	/* ns, CLOCK_REALTIME: our latest message 1 */
 	atomic64_t cookie_events[NOISE_CE_COUNT];
 	atomic64_t last_handshake;
 	struct list_head list;			/* dev->peer_list */

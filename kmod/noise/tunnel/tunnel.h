@@ -72,6 +72,7 @@ void noise_netlink_notify_peer_add(struct noise_peer *peer);
 void noise_netlink_notify_peer_del(struct noise_peer *peer);
 void noise_netlink_notify_handshake(struct noise_peer *peer);
 void noise_netlink_notify_endpoint(struct noise_peer *peer);
+void noise_netlink_notify_hs_failed(struct noise_peer *peer);
 #else
 static inline int noise_genl_init(void) { return 0; }
 static inline void noise_genl_exit(void) { }
@@ -79,6 +80,7 @@ static inline void noise_netlink_notify_peer_add(struct noise_peer *peer) { }
 static inline void noise_netlink_notify_peer_del(struct noise_peer *peer) { }
 static inline void noise_netlink_notify_handshake(struct noise_peer *peer) { }
 static inline void noise_netlink_notify_endpoint(struct noise_peer *peer) { }
+static inline void noise_netlink_notify_hs_failed(struct noise_peer *peer) { }
 #endif
 
 #endif /* _NOISE_TUNNEL_TUNNEL_H */
