@@ -425,7 +425,7 @@ open_window() {
 	echo 0 > "$p/test_open_delay_ms"
 	got=$(udp_sockets 45045)
 	echo "the open still waiting when the set came back: $during; $got"
-	[ $rc = 0 ] &&
+	[ $rc = 0 ] && st_eq "the open still waiting when the set came back" "$during" N &&
 	st_eq "listen port" "$(x "$NOISECTL" show "$DEV" --json | jq .listen_port)" 45045 &&
 	st_eq "UDP sockets" "$got" "port 45045: 2 of 2"
 }
