@@ -410,7 +410,7 @@ open_window() {
 	[ -e "$p/test_open_delay_ms" ] ||
 		{ st_skip_case "noise.ko is not the test build (NOISE_TESTING=1)"; return; }
 	x ip link set "$DEV" down || return 1
-	echo 3000 > "$p/test_open_delay_ms" || return 1
+	echo 10000 > "$p/test_open_delay_ms" || return 1
 	st_defer "echo 0 > $p/test_open_delay_ms"
 	x ip link set "$DEV" up 2> "$st_tmp/open.err" &
 	up=$!
