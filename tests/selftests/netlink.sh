@@ -401,7 +401,7 @@ updown_ports() {
 }
 
 # The window where the device is marked running and its open has not yet
-# taken its lock (test build: test_open_delay_ms holds it open 3 s): a new
+# taken its lock (test build: test_open_delay_ms holds it open 10 s): a new
 # listen port asked for then waits for the open (RTNL), and the device
 # comes up with that port bound once. Unserialised, the set bound the port
 # first and the open failed on it (EADDRINUSE).
