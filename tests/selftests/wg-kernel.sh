@@ -55,7 +55,7 @@ transfer_as_wg() {
 	nt_x 1 ping -c 10 -i 0.2 -w 30 -q -s 56 "$NT_IN4_2" > /dev/null || return 1
 	for ((i = 0; i < 60; i++)); do
 		ours="$(nt_peer_stat 1 "$WG_PUB2" tx_bytes) $(nt_peer_stat 1 "$WG_PUB2" rx_bytes)"
-		theirs=$(wg_show transfer | awk '{ print $3, $2 }')
+		theirs=$(wg_show transfer | awk '{ print $2, $3 }')
 		[ "$ours" = "$theirs" ] && break
 		st_nap 0.5
 	done

@@ -499,7 +499,7 @@ static int noise_hs_read(struct noise_hs *nhs, struct sk_buff *skb)
 	memcpy(nhs->last_read_mac1, skb->data + skb->len - 2 * NOISE_MAC_LEN,
 	       NOISE_MAC_LEN);
 	nhs->wire.rx_n++;
-	nhs->wire.rx_bytes += skb->len;
+	nhs->wire.rx_bytes += NOISE_CB(skb)->wire_len;
 	nhs->remote_index = h->sender_index;
 	nhs->next_msgno++;
 	noise_endpoint_from_skb(&nhs->endpoint, skb);

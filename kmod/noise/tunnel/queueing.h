@@ -27,7 +27,8 @@ struct noise_skb_cb {
 	struct noise_keypair *kp;	/* holds a reference */
 	u64 nonce;
 	unsigned int mtu;		/* tx: pad at most to this */
-	unsigned int inner_len;		/* tx: for the counters */
+	unsigned int inner_len;		/* tx: for the timers */
+	unsigned int wire_len;		/* rx handshake: length on the wire */
 	u8 state;			/* enum noise_cb_state (queued) */
 	u8 dir;				/* enum noise_cb_dir */
 	bool queued;			/* on peer->tx_queue or rx_queue */

@@ -245,6 +245,7 @@ static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *i
 	if (why != NOISE_MSG_OK)
 		goto drop;
 	why = NOISE_DROP_HANDSHAKE;
+	NOISE_CB(skb)->wire_len = skb->len;	/* before the framing's rewrite */
 	if (f && f->rx_handshake(nd, id, skb))
 		goto drop;
 	why = NOISE_DROP_HS_QUEUE;
