@@ -46,24 +46,32 @@ wg_to_setconf() {
 	st_eq "peer" "$(nt_json 1 '.peers[0].public_key')" "$WG_PUB1"
 }
 
-# transfer_as_wg: ten 84-byte pings on a fresh session, then quiet: each
-# side counts every message on the wire (handshake messages and keepalives
-# included, each data message with its header, padding and tag): what we
-# sent is what WireGuard received and the other way round.
-transfer_as_wg() {
+# transfer_same SIDE: ten 84-byte pings from SIDE on a fresh session, then
+# quiet: each side counts every message on the wire (handshake messages
+# and keepalives included, each data message with its header, padding and
+# tag): what we sent is what WireGuard received and the other way round.
+transfer_same() {
 	local i ours theirs
-	nt_x 1 ping -c 10 -i 0.2 -w 30 -q -s 56 "$NT_IN4_2" > /dev/null || return 1
+	nt_x "$1" ping -c 10 -i 0.2 -w 30 -q -s 56 "$([ "$1" = 1 ] && echo "$NT_IN4_2" || echo "$NT_IN4_1")" \
+		> /dev/null || return 1
 	for ((i = 0; i < 60; i++)); do
 		ours="$(nt_peer_stat 1 "$WG_PUB2" tx_bytes) $(nt_peer_stat 1 "$WG_PUB2" rx_bytes)"
 		theirs=$(wg_show transfer | awk '{ print $2, $3 }')
 		[ "$ours" = "$theirs" ] && break
 		st_nap 0.5
 	done
-	echo "bytes sent, received: ours $ours; WireGuard's $theirs"
-	echo "(a handshake and ten pings: 148 + 10 * 128 = 1428 sent, 92 + 1280 = 1372" \
-		"received, and 32 for each keepalive)"
-	st_eq "our peer's tx_bytes rx_bytes vs WireGuard's rx tx" "$ours" "$theirs" &&
-	st_ge "bytes sent" "${ours%% *}" 1428
+	echo "side $1 initiates: bytes sent, received: ours $ours; WireGuard's received, sent: $theirs"
+	st_eq "our peer's tx_bytes rx_bytes vs WireGuard's rx tx" "$ours" "$theirs"
+}
+
+# transfer_as_wg: we initiate, then (sessions forgotten) WireGuard does.
+# A handshake and ten pings: 148 + 10 * 128 = 1428 bytes sent by the
+# initiator, 92 + 1280 = 1372 received, and 32 for each keepalive.
+transfer_as_wg() {
+	transfer_same 1 || return 1
+	st_ge "bytes we sent" "$(nt_peer_stat 1 "$WG_PUB2" tx_bytes)" 1428 &&
+	wg_reset && transfer_same 2 &&
+	st_ge "bytes we received" "$(nt_peer_stat 1 "$WG_PUB2" rx_bytes)" 1428
 }
 
 st_must "configured again" wg_setup 4
