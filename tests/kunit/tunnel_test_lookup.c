@@ -115,6 +115,46 @@ static void tl_by_hint(struct kunit *test)
 	mutex_unlock(&c->nd->hs_lock);
 }
 
+/*
+ * Many peers: the lookup of the last one added examines a bucket's worth
+ * of entries, not every peer. TL_MANY ids in 1 << NOISE_PEER_HASH_BITS
+ * buckets: a chain of TL_MAX_STEPS is beyond any chance.
+ */
+#define TL_MANY		2000
+#define TL_MAX_STEPS	16
+
+static void tl_hint_o1(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	u8 salt[NOISE_HINT_SALT_LEN], hint[NOISE_HINT_LEN];
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
+	struct noise_peer *peer = NULL, *found;
+	unsigned int steps;
+	u64 t = ktime_get_ns();
+	int i;
+
+	mutex_lock(&c->nd->conf_lock);
+	for (i = TL_PEERS; i < TL_MANY; i++) {
+		KUNIT_ASSERT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, pub), 0);
+		peer = noise_peer_create(c->nd, pub);
+		if (IS_ERR(peer))
+			break;
+	}
+	mutex_unlock(&c->nd->conf_lock);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(peer));
+	kunit_info(test, "%d peers added in %llu ms\n", TL_MANY,
+		   (ktime_get_ns() - t) / NSEC_PER_MSEC);
+	mutex_lock(&c->nd->hs_lock);
+	tl_hint(c, priv, salt, hint);
+	found = noise_peer_hint_lookup_test(c->nd, salt, hint, &steps);
+	mutex_unlock(&c->nd->hs_lock);
+	memzero_explicit(priv, sizeof(priv));
+	KUNIT_EXPECT_PTR_EQ(test, found, peer);
+	kunit_info(test, "lookup of peer %d examined %u entries\n", TL_MANY, steps);
+	KUNIT_EXPECT_GE(test, steps, 1U);
+	KUNIT_EXPECT_LE(test, steps, TL_MAX_STEPS);
+}
+
 static void tl_index(struct kunit *test)
 {
 	struct tl_ctx *c = test->priv;
@@ -162,6 +202,7 @@ static void tl_index(struct kunit *test)
 static struct kunit_case tl_cases[] = {
 	KUNIT_CASE(tl_by_key),
 	KUNIT_CASE(tl_by_hint),
+	KUNIT_CASE(tl_hint_o1),
 	KUNIT_CASE(tl_index),
 	{}
 };

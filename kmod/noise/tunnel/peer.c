@@ -206,6 +206,30 @@ struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_k
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_lookup, NOISE_INTERNAL);
 
+/* The lookup; @steps (NULL: not counted) counts the peers examined. */
+static struct noise_peer *noise_peer_hint_find(struct noise_device *nd,
+					       const u8 *salt, const u8 *hint,
+					       unsigned int *steps)
+{
+	u8 mac[NOISE_HINT_LEN];
+	struct noise_peer *peer, *found = NULL;
+
+	list_for_each_entry_rcu(peer, &nd->peer_list, list,
+				lockdep_is_held(&nd->hs_lock)) {
+		if (steps)
+			(*steps)++;
+		if (!peer->ss_ok)
+			continue;
+		noise_hint_compute(mac, peer->hint_key, salt);
+		if (!crypto_memneq(mac, hint, NOISE_HINT_LEN)) {
+			found = peer;
+			break;
+		}
+	}
+	memzero_explicit(mac, sizeof(mac));
+	return found;
+}
+
 /**
  * noise_peer_hint_lookup() - the peer a message-1 hint names.
  * @nd: the device.
@@ -219,23 +243,21 @@ EXPORT_SYMBOL_NS_GPL(noise_peer_lookup, NOISE_INTERNAL);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
 					  const u8 *salt, const u8 *hint)
 {
-	u8 mac[NOISE_HINT_LEN];
-	struct noise_peer *peer, *found = NULL;
-
-	list_for_each_entry_rcu(peer, &nd->peer_list, list,
-				lockdep_is_held(&nd->hs_lock)) {
-		if (!peer->ss_ok)
-			continue;
-		noise_hint_compute(mac, peer->hint_key, salt);
-		if (!crypto_memneq(mac, hint, NOISE_HINT_LEN)) {
-			found = peer;
-			break;
-		}
-	}
-	memzero_explicit(mac, sizeof(mac));
-	return found;
+	return noise_peer_hint_find(nd, salt, hint, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup, NOISE_INTERNAL);
+
+#ifdef NOISE_TESTING
+/* KUnit only: noise_peer_hint_lookup(), counting the peers it examined. */
+struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
+					       const u8 *salt, const u8 *hint,
+					       unsigned int *steps)
+{
+	*steps = 0;
+	return noise_peer_hint_find(nd, salt, hint, steps);
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup_test, NOISE_INTERNAL);
+#endif
 
 /* hint key = BLAKE2s-256(key = NOISE_LABEL_HINT, ss); both ends know ss. */
 void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len)

@@ -258,6 +258,10 @@ void noise_peer_free_unadded(struct noise_peer *peer);
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
 					  const u8 *salt, const u8 *hint);
+/* KUnit only, test build (NOISE_TESTING): counts the peers examined. */
+struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
+					       const u8 *salt, const u8 *hint,
+					       unsigned int *steps);
 void noise_peer_remove(struct noise_peer *peer);
 void noise_peer_remove_all(struct noise_device *nd);
 struct noise_peer *noise_peer_get_maybe_zero(struct noise_peer *peer);
