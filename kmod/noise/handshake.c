@@ -964,6 +964,39 @@ int noise_handshake_remote_static(const struct noise_handshake *hs, u8 *out,
 EXPORT_SYMBOL_GPL(noise_handshake_remote_static);
 
 /**
+ * noise_handshake_dh_ephemeral() - DH(our ephemeral private key, @pub).
+ * @hs: the handshake, after the message that carried our e token.
+ * @pub: DHLEN bytes: a public key of the protocol's DH function.
+ * @out: DHLEN bytes out: a secret, the caller wipes it.
+ * @cap: size of @out.
+ *
+ * For a framing that binds data to this handshake's fresh ephemeral (the
+ * tunnel encrypts the initiator's identity to the responder's static key
+ * with it). Changes nothing in @hs; the key is held from the e token to
+ * its last use in the pattern.
+ * Context: any.
+ * Return: DHLEN; -ENOKEY if no ephemeral private key is held (before the
+ * e token, or after its last use); -ENOBUFS; -ENOTCONN if @hs failed;
+ * -EINVAL for a degenerate result (@out zeroed).
+ */
+int noise_handshake_dh_ephemeral(const struct noise_handshake *hs, const u8 *pub,
+				 u8 *out, size_t cap)
+{
+	unsigned int dhlen = noise_hs_dhlen(hs);
+	int err;
+
+	if (hs->state == NOISE_HS_FAILED)
+		return -ENOTCONN;
+	if (!hs->has_e)
+		return -ENOKEY;
+	if (cap < dhlen)
+		return -ENOBUFS;
+	err = noise_dh_shared(hs->proto.dh, out, hs->e, pub);
+	return err ? err : dhlen;
+}
+EXPORT_SYMBOL_GPL(noise_handshake_dh_ephemeral);
+
+/**
  * noise_handshake_has_ephemeral() - TEST ONLY: is any ephemeral private key
  * material left in @hs?
  * @hs: the handshake.

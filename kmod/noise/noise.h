@@ -174,6 +174,8 @@ int noise_handshake_split(struct noise_handshake *hs, struct noise_cipher **send
 int noise_handshake_hash(const struct noise_handshake *hs, u8 *out, size_t cap);
 int noise_handshake_remote_static(const struct noise_handshake *hs, u8 *out,
 				  size_t cap);
+int noise_handshake_dh_ephemeral(const struct noise_handshake *hs, const u8 *pub,
+				 u8 *out, size_t cap);
 void noise_handshake_free(struct noise_handshake *hs);
 
 struct noise_cipher *noise_cipher_new(enum noise_cipher_id id, const u8 *key,

@@ -625,6 +625,47 @@ static void et_remote_static_cb(struct kunit *test)
 	et_transport(p, 2, 64);
 }
 
+/*
+ * noise_handshake_dh_ephemeral(): DH(e, pub) from message 1 on equals
+ * DH(the responder's static private key, e_pub), e_pub being the first
+ * DHLEN bytes of message 1; -ENOKEY before the e token and after its last
+ * use; -ENOBUFS for a short buffer.
+ */
+static void et_dh_ephemeral(struct kunit *test)
+{
+	static const char * const names[] = {
+		"Noise_KK_25519_ChaChaPoly_BLAKE2s", "Noise_KKpsk0_448_AESGCM_SHA512",
+	};
+	u8 out[NOISE_MAX_DHLEN], ref[NOISE_MAX_DHLEN];
+	unsigned int i, len;
+	bool rf;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct et_pair *p = et_pair_new(test, names[i], NULL);
+
+		len = p->info.dh_len;
+		KUNIT_EXPECT_EQ(test, noise_handshake_dh_ephemeral(p->ini, p->pub[1], out,
+								   sizeof(out)), -ENOKEY);
+		KUNIT_ASSERT_EQ(test, et_step(p, 0, 12, -1, 0, &rf), 0);
+		KUNIT_ASSERT_EQ(test, noise_dh_shared(p->info.dh, ref, p->s[1], p->orig), 0);
+		KUNIT_EXPECT_EQ(test, noise_handshake_dh_ephemeral(p->ini, p->pub[1], out,
+								   sizeof(out)), (int)len);
+		KUNIT_EXPECT_MEMEQ_MSG(test, out, ref, len, "%s", names[i]);
+		KUNIT_EXPECT_EQ(test, noise_handshake_dh_ephemeral(p->ini, p->pub[1], out,
+								   len - 1), -ENOBUFS);
+		/* The responder has read e but not made its own yet. */
+		KUNIT_EXPECT_EQ(test, noise_handshake_dh_ephemeral(p->res, p->pub[0], out,
+								   sizeof(out)), -ENOKEY);
+		KUNIT_ASSERT_EQ(test, et_step(p, 1, 0, -1, 0, &rf), 0);
+		/* After message 2 the initiator's e is wiped (its last use). */
+		KUNIT_EXPECT_EQ(test, noise_handshake_dh_ephemeral(p->ini, p->pub[1], out,
+								   sizeof(out)), -ENOKEY);
+		memzero_explicit(out, sizeof(out));
+		memzero_explicit(ref, sizeof(ref));
+		kunit_release_action(test, et_pair_release, p);
+	}
+}
+
 static struct kunit_case et_dp_cases[] = {
 	KUNIT_CASE(et_at_matches_stateful),
 	KUNIT_CASE(et_at_failure),
@@ -637,6 +678,7 @@ static struct kunit_case et_dp_cases[] = {
 	KUNIT_CASE(et_atomic_handshake),
 	KUNIT_CASE(et_ss_used),
 	KUNIT_CASE(et_remote_static_cb),
+	KUNIT_CASE(et_dh_ephemeral),
 	KUNIT_CASE_PARAM(et_ss_vector, et_ss_vector_gen),
 	{}
 };

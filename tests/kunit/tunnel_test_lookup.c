@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: peers found by static key and by message-1 hint, and the index
- * table (receiver index -> keypair or handshake), on a real device.
+ * KUnit: peers found by static key and by message-1 hint (one DH and a
+ * hash lookup, however many peers), and the index table (receiver index
+ * -> keypair or handshake), on a real device.
  */
 
+#include <crypto/algapi.h>
+#include <crypto/blake2s.h>
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/random.h>
@@ -81,38 +84,138 @@ static void tl_by_key(struct kunit *test)
 	mutex_unlock(&c->nd->conf_lock);
 }
 
-/* The hint an initiator with private key @priv would send to our device. */
-static void tl_hint(struct tl_ctx *c, const u8 *priv, u8 *salt, u8 *hint)
+/*
+ * The message-1 hint an initiator with static private key @priv sends to
+ * our device, computed here from the formula of wire-format.rst: a fresh
+ * e (@e_pub), k = DH(e, our s), id = BLAKE2s-256(key "noise-tunnel id",
+ * ss), ct = id ^ BLAKE2s-256(key = BLAKE2s-256(key "noise-tunnel hint",
+ * k), e_pub || "noise-tunnel hint").
+ */
+static void tl_hint(struct tl_ctx *c, const u8 *priv, u8 *e_pub, u8 *ct)
 {
-	u8 ss[NOISE_MAX_DHLEN], key[NOISE_KEY_LEN];
+	static const char id_label[] = "noise-tunnel id", hint_label[] = "noise-tunnel hint";
+	u8 ss[NOISE_MAX_DHLEN], k[NOISE_MAX_DHLEN], e[NOISE_MAX_DHLEN];
+	u8 key[BLAKE2S_HASH_SIZE], mask[BLAKE2S_HASH_SIZE];
+	struct blake2s_state st;
 
-	get_random_bytes(salt, NOISE_HINT_SALT_LEN);
+	WARN_ON(noise_dh_generate(NOISE_DH_25519, e, e_pub));
 	WARN_ON(noise_dh_shared(NOISE_DH_25519, ss, priv, c->dev_pub));
-	noise_hint_key(key, ss, 32);
-	noise_hint_compute(hint, key, salt);
+	WARN_ON(noise_dh_shared(NOISE_DH_25519, k, e, c->dev_pub));
+	blake2s(ct, ss, id_label, 32, 32, sizeof(id_label) - 1);
+	blake2s(key, k, hint_label, 32, 32, sizeof(hint_label) - 1);
+	blake2s_init_key(&st, 32, key, sizeof(key));
+	blake2s_update(&st, e_pub, 32);
+	blake2s_update(&st, hint_label, sizeof(hint_label) - 1);
+	blake2s_final(&st, mask);
+	crypto_xor(ct, mask, NOISE_HINT_LEN);
 	memzero_explicit(ss, sizeof(ss));
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(e, sizeof(e));
 	memzero_explicit(key, sizeof(key));
+	memzero_explicit(mask, sizeof(mask));
 }
 
 static void tl_by_hint(struct kunit *test)
 {
 	struct tl_ctx *c = test->priv;
-	u8 salt[NOISE_HINT_SALT_LEN], hint[NOISE_HINT_LEN], priv[NOISE_MAX_DHLEN];
-	u8 pub[NOISE_MAX_DHLEN];
+	u8 e_pub[NOISE_MAX_DHLEN], ct[NOISE_HINT_LEN], ct2[NOISE_HINT_LEN];
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
 	int i;
 
 	mutex_lock(&c->nd->hs_lock);
 	for (i = 0; i < TL_PEERS; i++) {
-		tl_hint(c, c->priv[i], salt, hint);
-		KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, salt, hint), c->peer[i]);
-		salt[0] ^= 1;	/* the salt is bound */
-		KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, salt, hint));
+		tl_hint(c, c->priv[i], e_pub, ct);
+		KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, e_pub, ct), c->peer[i]);
+		ct[i % NOISE_HINT_LEN] ^= 1 << (i & 7);	/* a flipped bit names nobody */
+		KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
+		ct[i % NOISE_HINT_LEN] ^= 1 << (i & 7);
+		e_pub[i % 31] ^= 1 << (i & 7);		/* e is bound */
+		KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
 	}
+	/* two hints of one initiator differ (a fresh e each) */
+	tl_hint(c, c->priv[0], e_pub, ct);
+	tl_hint(c, c->priv[0], pub, ct2);
+	KUNIT_EXPECT_MEMNEQ(test, ct, ct2, NOISE_HINT_LEN);
+	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, pub, ct2), c->peer[0]);
 	/* a stranger's hint names nobody */
 	KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, pub), 0);
-	tl_hint(c, priv, salt, hint);
-	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, salt, hint));
+	tl_hint(c, priv, e_pub, ct);
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
 	mutex_unlock(&c->nd->hs_lock);
+}
+
+/* A removed peer, and every peer after our key changed, leave the table. */
+static void tl_hint_rekey(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	u8 e_pub[NOISE_MAX_DHLEN], ct[NOISE_HINT_LEN], old[NOISE_MAX_DHLEN];
+	u8 priv[NOISE_MAX_DHLEN];
+
+	mutex_lock(&c->nd->conf_lock);
+	noise_peer_remove(c->peer[7]);
+	mutex_unlock(&c->nd->conf_lock);
+	mutex_lock(&c->nd->hs_lock);
+	tl_hint(c, c->priv[7], e_pub, ct);
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
+	mutex_unlock(&c->nd->hs_lock);
+
+	memcpy(old, c->dev_pub, sizeof(old));
+	KUNIT_ASSERT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, c->dev_pub), 0);
+	mutex_lock(&c->nd->conf_lock);
+	KUNIT_EXPECT_EQ(test, noise_device_set_private_key(c->nd, priv), 0);
+	mutex_unlock(&c->nd->conf_lock);
+	memzero_explicit(priv, sizeof(priv));
+	mutex_lock(&c->nd->hs_lock);
+	tl_hint(c, c->priv[8], e_pub, ct);	/* to the new key: found */
+	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, e_pub, ct), c->peer[8]);
+	memcpy(c->dev_pub, old, sizeof(old));	/* to the old one: nobody */
+	tl_hint(c, c->priv[8], e_pub, ct);
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
+	mutex_unlock(&c->nd->hs_lock);
+}
+
+/*
+ * Many peers: the lookup of the last one added examines a bucket's worth
+ * of entries, not every peer. TL_MANY ids in 1 << NOISE_PEER_HASH_BITS
+ * buckets: a chain of TL_MAX_STEPS is beyond any chance.
+ */
+#define TL_MANY		2000
+#define TL_MAX_STEPS	16
+
+static void tl_hint_o1(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	u8 e_pub[NOISE_MAX_DHLEN], ct[NOISE_HINT_LEN];
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
+	struct noise_peer *peer = NULL, *found;
+	unsigned int steps;
+	u64 t = ktime_get_ns();
+	int i;
+
+	mutex_lock(&c->nd->conf_lock);
+	for (i = TL_PEERS; i < TL_MANY; i++) {
+		/* Only the last one's private key is needed: random keys before. */
+		if (i == TL_MANY - 1)
+			KUNIT_ASSERT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, pub), 0);
+		else
+			get_random_bytes(pub, 32);
+		peer = noise_peer_create(c->nd, pub);
+		if (IS_ERR(peer))
+			break;
+	}
+	mutex_unlock(&c->nd->conf_lock);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(peer));
+	kunit_info(test, "%d peers added in %llu ms\n", TL_MANY,
+		   (ktime_get_ns() - t) / NSEC_PER_MSEC);
+	mutex_lock(&c->nd->hs_lock);
+	tl_hint(c, priv, e_pub, ct);
+	found = noise_peer_hint_lookup_test(c->nd, e_pub, ct, &steps);
+	mutex_unlock(&c->nd->hs_lock);
+	memzero_explicit(priv, sizeof(priv));
+	KUNIT_EXPECT_PTR_EQ(test, found, peer);
+	kunit_info(test, "lookup of peer %d examined %u entries\n", TL_MANY, steps);
+	KUNIT_EXPECT_GE(test, steps, 1U);
+	KUNIT_EXPECT_LE(test, steps, TL_MAX_STEPS);
 }
 
 static void tl_index(struct kunit *test)
@@ -162,6 +265,8 @@ static void tl_index(struct kunit *test)
 static struct kunit_case tl_cases[] = {
 	KUNIT_CASE(tl_by_key),
 	KUNIT_CASE(tl_by_hint),
+	KUNIT_CASE(tl_hint_rekey),
+	KUNIT_CASE_SLOW(tl_hint_o1),
 	KUNIT_CASE(tl_index),
 	{}
 };

@@ -3,9 +3,10 @@
 #
 # The tunnel with other handshake patterns and cipher suites, each on fresh
 # devices between two namespaces (noisectl setconf): IK, XX (three
-# messages), KK (the responder must find the initiator before reading
-# message 1) and IKpsk2, with ChaChaPoly and AESGCM, BLAKE2s, BLAKE2b and
-# SHA256, and one with X448 and SHA512. Each: the protocol and key length
+# messages), KK and KKpsk0 (hinted: the responder must find the initiator
+# by the hint before reading message 1) and IKpsk2, with ChaChaPoly and
+# AESGCM, BLAKE2s, BLAKE2b and SHA256, and two with X448 and SHA512 (XX,
+# and KKpsk0: a 56-byte e under the hint). Each: the protocol and key length
 # the device reports, ping and ping6 through it (the first packet starts
 # the handshake, a session on both sides), one second of iperf3 TCP.
 source "$(dirname "$0")/lib.sh"
@@ -20,6 +21,7 @@ PROTOS=(
 	"Noise_KK_25519_ChaChaPoly_BLAKE2b 4"
 	"Noise_IKpsk2_25519_AESGCM_BLAKE2s 6"
 	"Noise_XX_448_ChaChaPoly_SHA512 4"
+	"Noise_KKpsk0_448_AESGCM_SHA512 6"
 )
 
 fresh_tunnel() {	# PROTO OUTER

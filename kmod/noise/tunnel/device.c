@@ -343,7 +343,7 @@ void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *i
 			noise_peer_remove(peer);
 			continue;
 		}
-		/* The handshake work reads ss and the hint key under hs_lock. */
+		/* The handshake work reads ss and the hint id under hs_lock. */
 		mutex_lock(&nd->hs_lock);
 		noise_peer_derive_keys(peer);
 		mutex_unlock(&nd->hs_lock);
@@ -422,7 +422,7 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 			noise_peer_remove(peer);
 			continue;
 		}
-		/* The handshake work reads ss and the hint key under hs_lock. */
+		/* The handshake work reads ss and the hint id under hs_lock. */
 		mutex_lock(&nd->hs_lock);
 		noise_peer_derive_keys(peer);
 		mutex_unlock(&nd->hs_lock);
@@ -672,6 +672,8 @@ static int noise_nd_init(struct noise_device *nd)
 	INIT_LIST_HEAD(&nd->anon);
 	for (i = 0; i < ARRAY_SIZE(nd->peer_hash); i++)
 		INIT_HLIST_HEAD(&nd->peer_hash[i]);
+	for (i = 0; i < ARRAY_SIZE(nd->peer_id_hash); i++)
+		INIT_HLIST_HEAD(&nd->peer_id_hash[i]);
 	noise_index_init(&nd->index);
 	noise_allowedips_init(&nd->aips, &nd->conf_lock);
 	skb_queue_head_init(&nd->hs_queue);

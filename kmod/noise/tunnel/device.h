@@ -162,6 +162,8 @@ struct noise_index_table {
  * @fwmark: the mark of outgoing UDP packets.
  * @peer_list: all peers (conf_lock; RCU for the data path walk).
  * @peer_hash: peers by public key (RCU readers, conf_lock writers).
+ * @peer_id_hash: peers by message-1 hint id (noise_peer.hint_id; hs_lock
+ *	or RCU readers, conf_lock writers).
  * @num_peers: length of @peer_list.
  * @index: the index table.
  * @aips: the allowed-IPs tries (one per family; allowedips.h).
@@ -194,6 +196,7 @@ struct noise_device {
 	struct mutex hs_lock;		/* handshake state */
 	struct list_head peer_list;
 	struct hlist_head peer_hash[1 << NOISE_PEER_HASH_BITS];
+	struct hlist_head peer_id_hash[1 << NOISE_PEER_HASH_BITS];
 	unsigned int num_peers;
 	u64 peer_gen;
 	u16 listen_port_req;	/* configured; 0: any */

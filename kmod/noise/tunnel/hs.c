@@ -14,7 +14,6 @@
 #include <crypto/algapi.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/random.h>
 #include <linux/slab.h>
 #include "device.h"
 #include "peer.h"
@@ -190,6 +189,27 @@ static bool noise_hs_resend_due(unsigned long last)
 	return !last || time_after_eq(jiffies, last + NOISE_HS_RETRANSMIT / 2);
 }
 
+/*
+ * The hint of message 1 (wire-format.rst, hinted protocols): our id for
+ * @peer encrypted with a key from DH(e, its static key), e being the
+ * ephemeral the Noise message at @noise (just written) begins with.
+ */
+static int noise_hs_hint(struct noise_hs *nhs, struct noise_peer *peer, const u8 *noise)
+{
+	struct noise_msg_hint *hint = (void *)(noise - sizeof(*hint));
+	unsigned int len = noise_hs_ident(nhs->nd)->proto.info.dh_len;
+	u8 k[NOISE_MAX_DHLEN];
+	int err;
+
+	err = noise_handshake_dh_ephemeral(nhs->hs, peer->public_key, k, sizeof(k));
+	if (err >= 0) {
+		noise_hint_xor(hint->ct, peer->hint_id, k, noise, len);
+		err = 0;
+	}
+	memzero_explicit(k, sizeof(k));
+	return err;
+}
+
 /* Write message nhs->next_msgno into nhs->last_sent (the caller sends it). */
 static int noise_hs_write(struct noise_hs *nhs)
 {
@@ -207,13 +227,9 @@ static int noise_hs_write(struct noise_hs *nhs)
 	h->sender_index = nhs->entry.index;
 	h->receiver_index = msgno == 1 ? 0 : nhs->remote_index;
 	if (msgno == 1 && id->proto.hinted) {
-		struct noise_msg_hint *hint = (void *)(nhs->last_sent + off);
-
 		if (!peer || !peer->ss_ok)
 			return -ENOKEY;
-		get_random_bytes(hint->salt, sizeof(hint->salt));
-		noise_hint_compute(hint->hint, peer->hint_key, hint->salt);
-		off += sizeof(*hint);
+		off += sizeof(struct noise_msg_hint);	/* after the write */
 	}
 	if (msgno == 1) {
 		noise_tai64n(nhs->payload);
@@ -226,6 +242,11 @@ static int noise_hs_write(struct noise_hs *nhs)
 		return err;
 	if (len != id->proto.noise_len[msgno])
 		return -EPROTO;
+	if (msgno == 1 && id->proto.hinted) {
+		err = noise_hs_hint(nhs, peer, nhs->last_sent + off);
+		if (err)
+			return err;
+	}
 	len += off + sizeof(struct noise_msg_macs);
 	if (id->proto.framing) {	/* its layout and MACs (peer known: IK) */
 		if (!peer)
@@ -728,11 +749,11 @@ static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
 	struct noise_hs *nhs;
 	int err;
 
-	if (id->proto.hinted) {
+	if (id->proto.hinted) {	/* every message 1 begins with e */
 		const struct noise_msg_hint *hint = (const void *)(skb->data +
 					sizeof(struct noise_msg_handshake));
 
-		peer = noise_peer_hint_lookup(nd, hint->salt, hint->hint);
+		peer = noise_peer_hint_lookup(nd, (const u8 *)(hint + 1), hint->ct);
 		if (!peer)
 			goto drop;
 	} else if (noise_hs_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN)) {

@@ -23,6 +23,7 @@
 #define NOISE_LABEL_MAC1		"noise-tunnel mac1"
 #define NOISE_LABEL_COOKIE		"noise-tunnel cookie"
 #define NOISE_LABEL_HINT		"noise-tunnel hint"
+#define NOISE_LABEL_ID			"noise-tunnel id"
 #define NOISE_LABEL_PSK_ID		"noise-tunnel psk id"
 
 enum noise_msg_type {
@@ -32,8 +33,7 @@ enum noise_msg_type {
 };
 
 #define NOISE_MAC_LEN			16
-#define NOISE_HINT_SALT_LEN		16
-#define NOISE_HINT_LEN			16
+#define NOISE_HINT_LEN			32	/* a peer's id, encrypted */
 #define NOISE_TIMESTAMP_LEN		12	/* TAI64N */
 #define NOISE_COOKIE_NONCE_LEN		24
 #define NOISE_COOKIE_LEN		16
@@ -49,6 +49,8 @@ struct noise_msg_header {
 /*
  * A handshake message: header, then (message 1 of a hinted protocol) the
  * hint, then the Noise message, then MAC1 and MAC2 (struct noise_msg_macs).
+ * The hint is the initiator's id for the responder encrypted with a key
+ * from DH(e, responder's s) (wire-format.rst, hinted protocols).
  */
 struct noise_msg_handshake {
 	struct noise_msg_header h;
@@ -57,8 +59,7 @@ struct noise_msg_handshake {
 } __packed;
 
 struct noise_msg_hint {
-	u8 salt[NOISE_HINT_SALT_LEN];
-	u8 hint[NOISE_HINT_LEN];
+	u8 ct[NOISE_HINT_LEN];
 } __packed;
 
 struct noise_msg_macs {

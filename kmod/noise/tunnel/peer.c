@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noise tunnel: peers (create, look up by key or by hint, remove), the
- * index table, keypairs.
+ * noise tunnel: peers (create, look up by key or by message-1 hint,
+ * remove), the index table, keypairs.
  */
 
 #include <crypto/algapi.h>
@@ -35,8 +35,38 @@ static unsigned int noise_peer_dh_len(struct noise_device *nd)
 	return id->proto.info.dh_len;
 }
 
+/*
+ * The bucket of a hint id: its first bytes. An id is a BLAKE2s output of
+ * ss, which no one but the two ends of a pair knows or chooses.
+ */
+static u32 noise_id_hash(const u8 *id)
+{
+	return get_unaligned_le32(id) & ((1 << NOISE_PEER_HASH_BITS) - 1);
+}
+
+/*
+ * File @peer in the id table under its hint id, or take it out (no ss, or
+ * not on the device). Moving a filed peer needs hs_lock too: a reader
+ * walking its old bucket could follow it into the new one.
+ * Context: conf_lock held.
+ */
+static void noise_peer_id_rehash(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+
+	lockdep_assert_held(&nd->conf_lock);
+	if (!hlist_unhashed(&peer->id_hash)) {
+		lockdep_assert_held(&nd->hs_lock);
+		hlist_del_init_rcu(&peer->id_hash);
+	}
+	if (peer->linked && peer->ss_ok)
+		hlist_add_head_rcu(&peer->id_hash,
+				   &nd->peer_id_hash[noise_id_hash(peer->hint_id)]);
+}
+
 /**
- * noise_peer_derive_keys() - precompute ss, the hint key and the MAC1 key.
+ * noise_peer_derive_keys() - precompute ss and the hint id; file the peer
+ *	under its new id.
  * @peer: the peer (conf_lock held; hs_lock too once the peer is on the
  *	device's list: the handshake work reads them under it).
  *
@@ -55,16 +85,15 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 	len = id->proto.info.dh_len;
 	peer->ss_ok = false;
 	memzero_explicit(peer->ss, sizeof(peer->ss));
-	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
-	if (!id->has_key)
-		return -EINVAL;
-	err = noise_dh_shared(id->proto.info.dh, peer->ss, id->private_key,
-			      peer->public_key);
-	if (err)
-		return err;
-	noise_hint_key(peer->hint_key, peer->ss, len);
-	peer->ss_ok = true;
-	return 0;
+	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
+	err = id->has_key ? noise_dh_shared(id->proto.info.dh, peer->ss,
+					    id->private_key, peer->public_key) : -EINVAL;
+	if (!err) {
+		noise_hint_id(peer->hint_id, peer->ss, len);
+		peer->ss_ok = true;
+	}
+	noise_peer_id_rehash(peer);
+	return err;
 }
 
 /**
@@ -170,6 +199,8 @@ void noise_peer_add(struct noise_peer *peer)
 	noise_framing_peer_keys(&id->proto, peer);
 	list_add_tail_rcu(&peer->list, &nd->peer_list);
 	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(peer->public_key, len)]);
+	peer->linked = true;
+	noise_peer_id_rehash(peer);
 	nd->num_peers++;
 	nd->peer_gen++;
 	noise_netlink_notify_peer_add(peer);
@@ -206,52 +237,112 @@ struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_k
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_lookup, NOISE_INTERNAL);
 
+/* The peer filed under @id; @steps (NULL: not counted) counts the entries seen. */
+static struct noise_peer *noise_peer_id_find(struct noise_device *nd, const u8 *id,
+					     unsigned int *steps)
+{
+	struct noise_peer *peer;
+
+	hlist_for_each_entry_rcu(peer, &nd->peer_id_hash[noise_id_hash(id)], id_hash,
+				 lockdep_is_held(&nd->hs_lock) ||
+				 lockdep_is_held(&nd->conf_lock)) {
+		if (steps)
+			(*steps)++;
+		if (!crypto_memneq(peer->hint_id, id, NOISE_HINT_LEN))
+			return peer;
+	}
+	return NULL;
+}
+
+static struct noise_peer *noise_peer_hint_find(struct noise_device *nd,
+					       const u8 *e_pub, const u8 *ct,
+					       unsigned int *steps)
+{
+	struct noise_identity *id = rcu_dereference_check(nd->ident,
+				lockdep_is_held(&nd->hs_lock) ||
+				lockdep_is_held(&nd->conf_lock));
+	unsigned int len = id->proto.info.dh_len;
+	u8 k[NOISE_MAX_DHLEN], pid[NOISE_HINT_LEN];
+	struct noise_peer *peer = NULL;
+
+	if (id->has_key &&
+	    !noise_dh_shared(id->proto.info.dh, k, id->private_key, e_pub)) {
+		noise_hint_xor(pid, ct, k, e_pub, len);
+		peer = noise_peer_id_find(nd, pid, steps);
+	}
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(pid, sizeof(pid));
+	return peer;
+}
+
 /**
  * noise_peer_hint_lookup() - the peer a message-1 hint names.
  * @nd: the device.
- * @salt: the message's salt.
- * @hint: the message's hint.
+ * @e_pub: the initiator's ephemeral public key (dh_len bytes: the first
+ *	of the message's Noise part).
+ * @ct: the message's hint (NOISE_HINT_LEN bytes).
  *
- * One keyed BLAKE2s per peer (Documentation/wire-format.rst).
+ * One DH with our static key and one hash lookup, whatever the number of
+ * peers (Documentation/wire-format.rst, hinted protocols).
  * Context: hs_lock held (or rcu_read_lock).
  * Return: the peer or NULL.
  */
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
-					  const u8 *salt, const u8 *hint)
+					  const u8 *e_pub, const u8 *ct)
 {
-	u8 mac[NOISE_HINT_LEN];
-	struct noise_peer *peer, *found = NULL;
-
-	list_for_each_entry_rcu(peer, &nd->peer_list, list,
-				lockdep_is_held(&nd->hs_lock)) {
-		if (!peer->ss_ok)
-			continue;
-		noise_hint_compute(mac, peer->hint_key, salt);
-		if (!crypto_memneq(mac, hint, NOISE_HINT_LEN)) {
-			found = peer;
-			break;
-		}
-	}
-	memzero_explicit(mac, sizeof(mac));
-	return found;
+	return noise_peer_hint_find(nd, e_pub, ct, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup, NOISE_INTERNAL);
 
-/* hint key = BLAKE2s-256(key = NOISE_LABEL_HINT, ss); both ends know ss. */
-void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len)
+#ifdef NOISE_TESTING
+/* KUnit only: noise_peer_hint_lookup(), counting the table entries seen. */
+struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
+					       const u8 *e_pub, const u8 *ct,
+					       unsigned int *steps)
 {
-	blake2s(out, ss, (const u8 *)NOISE_LABEL_HINT, NOISE_KEY_LEN, len,
-		sizeof(NOISE_LABEL_HINT) - 1);
+	*steps = 0;
+	return noise_peer_hint_find(nd, e_pub, ct, steps);
 }
-EXPORT_SYMBOL_NS_GPL(noise_hint_key, NOISE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup_test, NOISE_INTERNAL);
+#endif
 
-/* hint = BLAKE2s-128(key = hint_key, salt). */
-void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt)
+/* The hint id of a pair: BLAKE2s-256(key = NOISE_LABEL_ID, ss). */
+void noise_hint_id(u8 out[NOISE_HINT_LEN], const u8 *ss, unsigned int len)
 {
-	blake2s(out, salt, hint_key, NOISE_HINT_LEN, NOISE_HINT_SALT_LEN,
-		NOISE_KEY_LEN);
+	blake2s(out, ss, (const u8 *)NOISE_LABEL_ID, NOISE_HINT_LEN, len,
+		sizeof(NOISE_LABEL_ID) - 1);
 }
-EXPORT_SYMBOL_NS_GPL(noise_hint_compute, NOISE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(noise_hint_id, NOISE_INTERNAL);
+
+/**
+ * noise_hint_xor() - encrypt or decrypt a hint id.
+ * @out: NOISE_HINT_LEN bytes out (may be @in).
+ * @in: NOISE_HINT_LEN bytes.
+ * @k: DH(e, responder's s), @len bytes (a secret).
+ * @e_pub: the initiator's ephemeral public key, @len bytes.
+ * @len: DHLEN.
+ *
+ * @out = @in XOR BLAKE2s-256(key = BLAKE2s-256(key = NOISE_LABEL_HINT, @k),
+ * @e_pub || NOISE_LABEL_HINT).
+ */
+void noise_hint_xor(u8 *out, const u8 *in, const u8 *k, const u8 *e_pub,
+		    unsigned int len)
+{
+	struct blake2s_state st;
+	u8 key[NOISE_KEY_LEN], mask[NOISE_HINT_LEN];
+
+	blake2s(key, k, (const u8 *)NOISE_LABEL_HINT, NOISE_KEY_LEN, len,
+		sizeof(NOISE_LABEL_HINT) - 1);
+	blake2s_init_key(&st, NOISE_HINT_LEN, key, NOISE_KEY_LEN);
+	blake2s_update(&st, e_pub, len);
+	blake2s_update(&st, (const u8 *)NOISE_LABEL_HINT, sizeof(NOISE_LABEL_HINT) - 1);
+	blake2s_final(&st, mask);
+	crypto_xor_cpy(out, in, mask, NOISE_HINT_LEN);
+	memzero_explicit(key, sizeof(key));
+	memzero_explicit(mask, sizeof(mask));
+	memzero_explicit(&st, sizeof(st));
+}
+EXPORT_SYMBOL_NS_GPL(noise_hint_xor, NOISE_INTERNAL);
 
 static void noise_peer_free_rcu(struct rcu_head *rcu)
 {
@@ -299,6 +390,9 @@ static void noise_peer_unlink(struct noise_peer *peer)
 	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
 	list_del_rcu(&peer->list);
 	hlist_del_rcu(&peer->hash);
+	peer->linked = false;
+	if (!hlist_unhashed(&peer->id_hash))
+		hlist_del_rcu(&peer->id_hash);
 	nd->num_peers--;
 	nd->peer_gen++;
 	WRITE_ONCE(peer->dead, true);
@@ -323,7 +417,7 @@ static void noise_peer_teardown(struct noise_peer *peer)
 	noise_timers_stop(peer);
 	memzero_explicit(peer->psks, sizeof(peer->psks));
 	memzero_explicit(peer->ss, sizeof(peer->ss));
-	memzero_explicit(peer->hint_key, sizeof(peer->hint_key));
+	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
 	noise_peer_put(peer);
 }
 

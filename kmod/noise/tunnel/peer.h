@@ -159,7 +159,10 @@ struct noise_hs {
  * @psks: its PSKs (@num_psks of them; one per psk token or one for all).
  * @ss: DH(our static, its static), precomputed when either key changes;
  *	@ss_ok false if there is no private key or the DH was degenerate.
- * @hint_key: key of the message-1 hint (wire-format.rst), from @ss.
+ * @hint_id: our id for the peer and its for us, from @ss: what its
+ *	message-1 hint carries (wire-format.rst); wiped with @ss.
+ * @id_hash: in dev->peer_id_hash under @hint_id while @ss_ok and the peer
+ *	is on the device (conf_lock writers; hs_lock or RCU readers).
  * @endpoint: where to send (endpoint_lock; readers take it shared).
  * @keepalive_interval: persistent keepalive in seconds, 0 off.
  * @keypairs: the sessions.
@@ -201,7 +204,9 @@ struct noise_peer {
 	unsigned int num_psks;
 	u8 ss[NOISE_MAX_DHLEN];
 	bool ss_ok;
-	u8 hint_key[NOISE_KEY_LEN];
+	u8 hint_id[NOISE_HINT_LEN];
+	struct hlist_node id_hash;		/* dev->peer_id_hash */
+	bool linked;				/* on the device's lists */
 	struct noise_cookie_maker cookie;	/* MACs, cookies (cookies.rst) */
 	rwlock_t endpoint_lock;
 	struct noise_endpoint endpoint;
@@ -258,7 +263,11 @@ void noise_peer_add(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
-					  const u8 *salt, const u8 *hint);
+					  const u8 *e_pub, const u8 *ct);
+/* KUnit only, test build (NOISE_TESTING): counts the entries examined. */
+struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
+					       const u8 *e_pub, const u8 *ct,
+					       unsigned int *steps);
 void noise_peer_remove(struct noise_peer *peer);
 void noise_peer_remove_all(struct noise_device *nd);
 struct noise_peer *noise_peer_get_maybe_zero(struct noise_peer *peer);
@@ -275,8 +284,9 @@ void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *o
 void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds);
 u16 noise_peer_keepalive(struct noise_peer *peer);
 u64 noise_peer_last_handshake_ns(struct noise_peer *peer);
-void noise_hint_key(u8 out[NOISE_KEY_LEN], const u8 *ss, unsigned int len);
-void noise_hint_compute(u8 out[NOISE_HINT_LEN], const u8 *hint_key, const u8 *salt);
+void noise_hint_id(u8 out[NOISE_HINT_LEN], const u8 *ss, unsigned int len);
+void noise_hint_xor(u8 *out, const u8 *in, const u8 *k, const u8 *e_pub,
+		    unsigned int len);
 
 void noise_index_init(struct noise_index_table *t);
 void noise_index_insert(struct noise_index_table *t, struct noise_index *e);
