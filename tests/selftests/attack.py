@@ -49,6 +49,27 @@
 #                             every hex line of FILE, from SRC:SPORT
 # The replies to replay, forge, mangle and sendfile are the number sent.
 #
+# In flight: "relay on" turns the namespace's forwarding off
+# (net.ipv4.ip_forward) and passes every IPv4 datagram that comes in on
+# itself, unchanged (source address, TTL and all), so that nothing goes
+# from one side to the other but through the rules below; "relay off"
+# (and the end of serve) gives the routing back to the kernel.
+#   rule SRC DST KIND ACTION N [SECONDS]
+#                             the next N datagrams of KIND from SRC to DST
+#                             ('-' any; N 0: all from now on), each:
+#                             drop (never sent), dup (sent twice), hold
+#                             (kept until release), reverse (kept until N
+#                             are, then sent last first), delay (sent
+#                             SECONDS later); the first rule that has some
+#                             left takes a datagram; replies the rule's number
+#   taken RULE                "TAKEN DONE": how many datagrams RULE took
+#                             so far, and how many of them it is done with
+#                             (dropped, or sent as it says)
+#   release                   every datagram held (and those a reverse
+#                             rule keeps) sent now, in the order they came;
+#                             replies the number sent
+#   clear                     every rule ends (held datagrams are dropped)
+#
 # KIND of a datagram: m1, m2, m3 (handshake messages), cookie, data, or
 # '?', in our framing (type byte, version 1, message number) or
 # WireGuard's (a little-endian type word: 1 m1, 2 m2, 3 cookie, 4 data).
@@ -90,6 +111,8 @@ class Wire:
     def __init__(self, ifaces):
         self.seen = []
         self.lock = threading.Lock()
+        self.relaying = False
+        self.rules = []
         self.socks = []
         for i in ifaces:
             s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_IP))
@@ -103,11 +126,28 @@ class Wire:
             for s in r:
                 f, addr = s.recvfrom(65535)
                 if addr[2] != socket.PACKET_OUTGOING:
-                    self.add(f[14:])
+                    self.take(f[14:])
+
+    def take(self, ip):
+        if len(ip) < 20 or ip[0] >> 4 != 4:
+            return
+        ip = ip[:struct.unpack('!H', ip[2:4])[0]]	# no Ethernet padding
+        r = self.add(ip)
+        if self.relaying:
+            self.relay(udp_checksum(ip) if r else ip, r)
+
+    def relay(self, ip, r):
+        with self.lock:
+            rule = next((u for u in self.rules if u.wants(r)), None)
+            if rule:
+                rule.taken += 1
+                rule.act(ip)
+        if rule is None:
+            send_ip(ip)
 
     def add(self, ip):
-        if len(ip) < 28 or ip[0] >> 4 != 4 or ip[9] != socket.IPPROTO_UDP:
-            return
+        if len(ip) < 28 or ip[9] != socket.IPPROTO_UDP:
+            return None
         ihl = (ip[0] & 15) * 4
         sport, dport, ulen = struct.unpack('!HHH', ip[ihl:ihl + 6])
         p = ip[ihl + 8:ihl + ulen]
@@ -115,6 +155,7 @@ class Wire:
              socket.inet_ntoa(ip[16:20]), dport, kind(p), p)
         with self.lock:
             self.seen.append(r)
+        return r
 
     def since(self, mark=0):
         with self.lock:
@@ -135,14 +176,100 @@ def checksum(b):
     return ~s & 0xffff
 
 
+def udp_checksum(ip):
+    """The datagram with its UDP checksum made whole: a veth hands the
+    sniffer the sender's offloaded datagram, whose checksum field holds
+    only the pseudo-header's sum."""
+    ihl = (ip[0] & 15) * 4
+    udp = ip[ihl:ihl + 6] + b'\0\0' + ip[ihl + 8:]
+    c = checksum(ip[12:20] + struct.pack('!BBH', 0, socket.IPPROTO_UDP, len(udp)) + udp)
+    return ip[:ihl + 6] + struct.pack('!H', c or 0xffff) + ip[ihl + 8:]
+
+
 RAW = None
+RAW_LOCK = threading.Lock()
+DONE_LOCK = threading.Lock()
+
+
+def send_ip(ip):
+    """One IPv4 packet, header and all, out by the namespace's routes."""
+    global RAW
+    with RAW_LOCK:
+        if RAW is None:
+            RAW = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+            RAW.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
+        try:
+            RAW.sendto(ip, (socket.inet_ntoa(ip[16:20]), 0))
+        except OSError:
+            pass	# as a router would: no route, no buffer
+
+
+class Rule:
+    """What happens to the next N datagrams of one kind on one way."""
+
+    def __init__(self, src, dst, k, action, n, secs=0.0):
+        if action not in ('drop', 'dup', 'hold', 'reverse', 'delay'):
+            raise ValueError('unknown action ' + action)
+        self.src, self.dst, self.kind, self.action = src, dst, k, action
+        self.n, self.secs, self.taken, self.done, self.kept = n, secs, 0, 0, []
+
+    def wants(self, r):
+        return (r is not None and (self.n == 0 or self.taken < self.n) and
+                (self.src == '-' or r[1] == self.src) and
+                (self.dst == '-' or r[3] == self.dst) and
+                (self.kind == '-' or r[5] == self.kind or
+                 (self.kind == 'hs' and r[5][0] == 'm')))
+
+    def act(self, ip):
+        if self.action in ('hold', 'reverse'):
+            self.kept.append((time.monotonic(), ip))
+            if self.action == 'reverse' and len(self.kept) == self.n:
+                for p in reversed(self.kept):
+                    send_ip(p[1])
+                self.done += len(self.kept)
+                self.kept = []
+            return
+        if self.action == 'delay':
+            threading.Timer(self.secs, self.late, (ip,)).start()
+            return
+        if self.action == 'dup':
+            send_ip(ip)
+            send_ip(ip)
+        self.done += 1
+
+    def late(self, ip):
+        send_ip(ip)
+        with DONE_LOCK:
+            self.done += 1
+
+
+def forwarding(on):
+    with open('/proc/sys/net/ipv4/ip_forward', 'w') as f:
+        f.write('1\n' if on else '0\n')
+
+
+def set_relay(w, on):
+    if on:
+        forwarding(False)
+        w.relaying = True
+    else:
+        w.relaying = False
+        forwarding(True)
+    return 'ok'
+
+
+def release(w):
+    with w.lock:
+        kept = [p for u in w.rules for p in u.kept]
+        for u in w.rules:
+            u.done += len(u.kept)
+            u.kept = []
+    for p in sorted(kept):
+        send_ip(p[1])
+    return len(kept)
 
 
 def send(src, sport, dst, dport, payloads):
-    global RAW
-    if RAW is None:
-        RAW = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-        RAW.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
     s, d = socket.inet_aton(src), socket.inet_aton(dst)
     for p in payloads:
         udp = struct.pack('!HHHH', int(sport), int(dport), 8 + len(p), 0) + p
@@ -151,7 +278,7 @@ def send(src, sport, dst, dport, payloads):
         ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(udp), random.randrange(65536),
                          0, 64, socket.IPPROTO_UDP, 0, s, d)
         ip = ip[:10] + struct.pack('!H', checksum(ip)) + ip[12:]
-        RAW.sendto(ip + udp, (dst, 0))
+        send_ip(ip + udp)
     return len(payloads)
 
 
@@ -264,6 +391,22 @@ def command(w, a):
                         forged(a[1], int(a[2]), a[3], int(a[4]), *a[9:11])))
     if c == 'mangle':
         return str(mangle(w, *a[1:7]))
+    if c == 'relay':
+        return set_relay(w, a[1] == 'on')
+    if c == 'rule':
+        u = Rule(a[1], a[2], a[3], a[4], int(a[5]), float(a[6]) if len(a) > 6 else 0)
+        with w.lock:
+            w.rules.append(u)
+            return str(len(w.rules) - 1)
+    if c == 'taken':
+        u = w.rules[int(a[1])]
+        return '%d %d' % (u.taken, u.done)
+    if c == 'release':
+        return str(release(w))
+    if c == 'clear':
+        with w.lock:
+            w.rules = []
+        return 'ok'
     if c == 'sendfile':
         with open(a[5]) as f:
             ps = [bytes.fromhex(x.strip()) for x in f if x.strip()]
@@ -273,6 +416,14 @@ def command(w, a):
 
 def serve(cmd, reply, ifaces):
     w = Wire(ifaces)
+    try:
+        answer(w, cmd, reply)
+    finally:
+        if w.relaying:
+            set_relay(w, False)
+
+
+def answer(w, cmd, reply):
     with open(cmd) as fin, open(reply, 'w') as fout:
         for line in fin:
             a = line.split()

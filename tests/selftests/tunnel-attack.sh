@@ -6,7 +6,10 @@
 # third namespace routes between the two sides
 # (side 1 10.98.1.1, side 2 10.98.2.2, each with a default route through
 # it), sees every datagram (attack.py sniff) and sends any datagram from
-# any source address (attack.py send: raw IPv4). For each protocol (IK,
+# any source address (attack.py send: raw IPv4); with its forwarding off,
+# every datagram between the sides goes on only through it (attack.py
+# relay), so that it can drop, hold, delay, reorder and duplicate any of
+# them in flight. For each protocol (IK,
 # XX, KKpsk0: a psk pattern whose message 1 is found by its hint, and the
 # WireGuard profile) a tunnel comes up, a numbered stream runs from side 1
 # to side 2 (stream.py), and each attack below is made; for each, one line
@@ -27,6 +30,12 @@
 # messages cut short and extended; finally, once side 1 was quiet for
 # REKEY_TIMEOUT, its first message 1 replayed from 203.0.113.9 (the replay
 # that moved the endpoint: Documentation/wire-format.rst, timestamp rule).
+# In flight: the first handshake's message 2 is held on the path (side 1
+# tries again with a new message 1, and that handshake makes the session)
+# and delivered once the session runs; 20 transport messages of the
+# stream are delivered last first, 10 are delayed by 1.5 s, 20 are sent
+# twice and 20 are dropped. The stream must lose exactly the dropped ones
+# and deliver no duplicate.
 source "$(dirname "$0")/lib.sh"
 
 st_need ip ping jq python3 sysctl "$NOISECTL"
@@ -215,6 +224,61 @@ at_quiet() {
 	[ "$(at_q quiet "$NT_ADDR1" "$NT_ADDR2" "$1")" = ok ]
 }
 
+# at_rule KIND SRC DST ACTION N [SECONDS]: a rule of the relay (attack.py
+# rule), waited for until it is done with its N datagrams; prints N. The
+# datagrams dropped are added up in $st_tmp/dropped.
+at_rule() {
+	local r t end=$((SECONDS + 90))
+	r=$(at_q rule "$2" "$3" "$1" "$4" "$5" ${6:-}) || return 1
+	while t=$(at_q taken "$r") && [ "${t#* }" -lt "$5" ]; do
+		[ $SECONDS -lt $end ] || { echo "rule $*: taken, done: $t" >&2; return 1; }
+		st_nap 0.2
+	done
+	[ "$4" = drop ] && echo "$5" >> "$st_tmp/dropped"
+	echo "$5"
+}
+
+# at_no_m1 SECONDS: no message 1 between the sides for SECONDS.
+at_no_m1() {
+	local m
+	m=$(at_q mark-ago "$1") &&
+	[ "$(at_q count "$m" "$NT_ADDR1" "$NT_ADDR2" m1)" = 0 ] &&
+	[ "$(at_q count "$m" "$NT_ADDR2" "$NT_ADDR1" m1)" = 0 ]
+}
+
+# at_in_flight: the stream's transport messages reordered, delayed,
+# duplicated and dropped on the path; the marks cut the stream's window 2
+# around them.
+at_in_flight() {
+	local rc=0 a=("$NT_ADDR1" "$NT_ADDR2")
+	rm -f "$st_tmp/dropped"
+	touch "$st_tmp/stop.mark1"
+	at_attack reorder-data 0 0 at_rule data "${a[@]}" reverse 20 || rc=1
+	at_attack delay-data 0 0 at_rule data "${a[@]}" delay 10 1.5 || rc=1
+	at_attack duplicate-data 0 all at_rule data "${a[@]}" dup 20 || rc=1
+	at_attack drop-data 0 0 at_rule data "${a[@]}" drop 20 || rc=1
+	touch "$st_tmp/stop.mark2"
+	return $rc
+}
+
+# at_stream_check: once the stream ended, window 2 (the in-flight
+# attacks) lost exactly what was dropped on the path, and what was
+# reordered or delayed came in late, not lost.
+at_stream_check() {
+	local win lost reord dropped rc=0
+	win=$(grep '^window=2 ' "$st_tmp/recv") || { echo "no window 2"; return 1; }
+	lost=${win#*lost=} lost=${lost%% *}
+	reord=$(sed -n 's/.*reordered=\([0-9]*\).*/\1/p' "$st_tmp/recv")
+	dropped=$(awk '{ n += $1 } END { print n + 0 }' "$st_tmp/dropped")
+	echo "in flight: $win; $dropped dropped on the path, $reord delivered out of order" |
+		tee -a "$AT_LOG"
+	st_eq "stream: lost in flight" "$lost" "$dropped" || rc=1
+	# 19 of the 20 delivered last first, and the 10 delayed.
+	st_ge "stream: delivered out of order" "${reord:-0}" 29 || rc=1
+	grep -q 'dup=0 ' "$st_tmp/recv" || { echo "duplicates delivered"; rc=1; }
+	return $rc
+}
+
 at_mac_label() {	# the MAC1 label of the protocol's framing (attack.py)
 	[ "$PROTO" = WireGuard ] && echo wg || echo native
 }
@@ -222,7 +286,7 @@ at_mac_label() {	# the MAC1 label of the protocol's framing (attack.py)
 # at_proto_run PROTO: a tunnel, the stream, every attack; then the
 # replay after idle, the stream's counts, a ping each way.
 at_proto_run() {
-	local xx=0 wg="" rc=0 p1 p2 idx didx len1 len2 mpub any=0 idle=all
+	local xx=0 wg="" rc=0 p1 p2 idx didx len1 len2 mpub any=0 idle=all held
 	PROTO=$1
 	[[ "$PROTO" == Noise_XX* ]] && xx=1
 	nt_x 1 ip link del "$NT_DEV" 2> /dev/null
@@ -231,6 +295,7 @@ at_proto_run() {
 	at_log "$PROTO: start"
 	at_srv_start "${PROTO%%_25519*}" || return 1
 	at_log "attacker up: $(at_q mark)"
+	at_q relay on > /dev/null || return 1
 	nt_up "$PROTO" 4 || return 1
 	# MAC1 of message 2: ours keyed by its sender's key, WireGuard's by
 	# its receiver's.
@@ -239,9 +304,12 @@ at_proto_run() {
 	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
 	nt_bg 2 "$st_tmp/mon-2" "$NOISECTL" monitor "$NT_DEV"
 	at_log "configured"
-	nt_ping_first 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null || return 1
+	held=$(at_q rule "$NT_ADDR2" "$NT_ADDR1" m2 hold 1) || return 1
+	nt_ping_first 1 "$NT_IN4_2" > /dev/null && nt_ping 2 "$NT_IN4_1" 1 > /dev/null ||
+		{ echo "no ping through the tunnel: $(at_q count 0 - - -) datagrams relayed"; return 1; }
+	st_eq "the first message 2 held on the path" "$(at_q taken "$held")" "1 0" || return 1
 	at_log "tunnel up: $(at_q count 0 - - -) datagrams seen"
-	rm -f "$st_tmp/stop"
+	rm -f "$st_tmp/stop" "$st_tmp"/stop.mark*
 	nt_bg 2 "$st_tmp/recv" python3 "$st_here/stream.py" recv "$NT_IN4_2" 9000 "$st_tmp/stop" 2
 	p2=$NT_BG
 	at_wait 60 grep -q ready "$st_tmp/recv" || { echo "no stream receiver"; return 1; }
@@ -256,6 +324,8 @@ at_proto_run() {
 		tee -a "$AT_LOG"
 	# XX: message 1 authenticates nothing, anyone gets an answer to it.
 	[ $xx = 1 ] && any=$((2 * FLOOD))
+	at_wait 60 at_no_m1 3 || { echo "the sides kept making handshakes"; return 1; }
+	at_attack late-m2 0 all at_q release || rc=1
 	at_attack replay-m1 "$any" "$([ $xx = 1 ] && echo 0 || echo all)" \
 		at_q replay m1 "$NT_ADDR1" "$NT_ADDR2" 0 "$FAKE" "$FAKEPORT" || rc=1
 	at_attack replay-m2 0 all \
@@ -284,6 +354,7 @@ at_proto_run() {
 		"$NT_ADDR1" "$NT_PORT1" "$FAKE" "$FAKEPORT" || rc=1
 	at_attack lengths 0 all at_q mangle "$NT_ADDR1" "$NT_PORT1" "$NT_ADDR2" \
 		"$NT_PORT2" "$FAKE" "$FAKEPORT" || rc=1
+	at_in_flight || rc=1
 	# The stream ends; once side 1 was quiet for REKEY_TIMEOUT (5 s),
 	# its first message 1 comes again from elsewhere. Our framing may
 	# answer it (once: a provisional session, wire-format.rst); the
@@ -295,12 +366,13 @@ at_proto_run() {
 	at_attack replay-m1-after-idle "$([ "$idle" = 0 ] && echo 1 || echo 0)" "$idle" \
 		at_q replay m1 "$NT_ADDR1" "$NT_ADDR2" first "$FAKE" "$FAKEPORT" || rc=1
 	cat "$st_tmp/send" "$st_tmp/recv"
-	grep -q 'dup=0 ' "$st_tmp/recv" || { echo "duplicates delivered"; rc=1; }
+	at_stream_check || rc=1
 	nt_ping 2 "$NT_IN4_1" 2 > /dev/null && nt_ping 1 "$NT_IN4_2" 2 > /dev/null ||
 		{ echo "the tunnel does not work after the attacks"; rc=1; }
 	st_eq "endpoint of side 1 at side 2" \
 		"$(nt_json 2 --arg k "$NT_PUB1" '.peers[] | select(.public_key == $k) | .endpoint')" \
 		"$NT_ADDR1:$NT_PORT1" || rc=1
+	at_q relay off > /dev/null
 	at_srv_stop
 	return $rc
 }
