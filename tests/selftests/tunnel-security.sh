@@ -136,21 +136,43 @@ wrong_peer_key() {
 # its handshakes get no answer. With debug_time_scale=30 (REKEY_ATTEMPT_TIME
 # 3 s) one ping's want is given up within seconds: side 1 counts the
 # handshakes it began, resent and gave up, names its latest attempt, and
-# noisectl monitor prints the handshake-failed event.
+# noisectl monitor prints the handshake-failed event. With dynamic debug
+# on for the module (and net_ratelimit's limit off), the kernel log says
+# the same, and side 2 says why it dropped each message 1.
+# dyndbg +p|-p: the module's debug lines on (net_ratelimit's limit off) or off.
+dyndbg() {
+	local ctl=/sys/kernel/debug/dynamic_debug/control
+	[ -e "$ctl" ] || mount -t debugfs none /sys/kernel/debug 2> /dev/null
+	[ -e "$ctl" ] || { echo "no $ctl (CONFIG_DYNAMIC_DEBUG)"; return 1; }
+	echo "module noise $1" > "$ctl" || return 1
+	sysctl -qw net.core.message_cost="$([ "$1" = +p ] && echo 0 || echo 5)"
+}
+
 gives_up() {
 	local scale=/sys/module/noise/parameters/debug_time_scale i t0 now
 	t0=$(date +%s%N)
 	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
 	echo 30 > "$scale" || return 1
 	st_defer "echo 1 > $scale"
+	dyndbg +p || return 1
 	nt_x 1 ping -c 1 -W 1 -q "$NT_IN4_2" > /dev/null
 	for ((i = 0; i < 120; i++)); do
 		grep -q handshake-failed "$st_tmp/mon-1" && break
 		st_nap 0.5
 	done
 	echo 1 > "$scale"
+	dyndbg -p
 	now=$(date +%s%N)
 	cat "$st_tmp/mon-1"
+	dmesg | sed 's/^\[ *[0-9.]*\] //' |
+		grep -E 'noise0: (peer [0-9]+ \(.*\): )?(handshake|message dropped)' |
+		sort | uniq -c | sort -rn | head -8
+	for i in 'peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake begun' \
+		'peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake message sent again' \
+		'peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake given up' \
+		'noise0: message dropped: mac1'; do
+		dmesg | grep -Eq "$i" || st_fail "no debug line '$i' in the kernel log" || return 1
+	done
 	nt_json 1 '.peers[0] | "begun \(.stats.hs_initiations), resent \(.stats.hs_resent), given up \(.stats.hs_given_up), latest attempt \(.latest_attempt_ns)"'
 	grep -q "handshake-failed.*$(nt_json 1 '.peers[0].public_key')" "$st_tmp/mon-1" ||
 		st_fail "no handshake-failed event for the peer" || return 1

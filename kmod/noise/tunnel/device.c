@@ -81,6 +81,50 @@ void noise_count_tx(struct noise_device *nd, struct noise_peer *peer,
 	noise_pcpu_wire(peer->stats, false, n, bytes);
 }
 
+/* The counters' names (noisectl's drop_<name>), for the debug lines. */
+static const char * const noise_drop_names[NOISE_DROP_COUNT] = {
+	[NOISE_DROP_BAD_TYPE] = "bad_type",
+	[NOISE_DROP_BAD_LENGTH] = "bad_length",
+	[NOISE_DROP_UNKNOWN_INDEX] = "unknown_index",
+	[NOISE_DROP_AUTH] = "auth",
+	[NOISE_DROP_REPLAY] = "replay",
+	[NOISE_DROP_SOURCE] = "source",
+	[NOISE_DROP_NO_PEER] = "no_peer",
+	[NOISE_DROP_HANDSHAKE] = "handshake",
+	[NOISE_DROP_NO_KEY] = "no_key",
+	[NOISE_DROP_INNER] = "inner",
+	[NOISE_DROP_MAC1] = "mac1",
+	[NOISE_DROP_COOKIE] = "cookie",
+	[NOISE_DROP_RATELIMIT] = "ratelimit",
+	[NOISE_DROP_HS_QUEUE] = "hs_queue",
+	[NOISE_DROP_LOOP] = "loop",
+};
+
+static const char * const noise_cookie_event_names[NOISE_CE_COUNT] = {
+	[NOISE_CE_REPLY] = "cookie reply taken",
+	[NOISE_CE_MAC2_SENT] = "handshake message sent with MAC2",
+	[NOISE_CE_MAC2_OK] = "valid MAC2 under load",
+	[NOISE_CE_INITIATION] = "handshake begun",
+	[NOISE_CE_HS_RESENT] = "handshake message sent again",
+	[NOISE_CE_HS_GIVEN_UP] = "handshake given up",
+};
+
+/*
+ * Each drop and each handshake event also makes a debug line (dynamic
+ * debug: `echo 'module noise +p' > .../dynamic_debug/control`), rate
+ * limited, as WireGuard's; a peer is named by its internal id and
+ * endpoint. Nothing is built without CONFIG_DYNAMIC_DEBUG (or DEBUG).
+ */
+static void noise_dbg_event(struct noise_device *nd, struct noise_peer *peer,
+			    const char *what, const char *why)
+{
+	if (peer)
+		net_dbg_ratelimited("%s: peer %llu (%pISpfsc): %s%s\n", nd->dev->name,
+				    peer->internal_id, &peer->endpoint.addr, what, why);
+	else
+		net_dbg_ratelimited("%s: %s%s\n", nd->dev->name, what, why);
+}
+
 /* Context: any. */
 void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		      enum noise_drop why)
@@ -88,6 +132,7 @@ void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 	noise_pcpu_drop(nd->stats, why);
 	if (peer)
 		noise_pcpu_drop(peer->stats, why);
+	noise_dbg_event(nd, peer, "message dropped: ", noise_drop_names[why]);
 }
 
 /* Context: any. */
@@ -97,6 +142,13 @@ void noise_count_cookie(struct noise_device *nd, struct noise_peer *peer,
 	atomic64_inc(&nd->cookie_events[ev]);
 	if (peer)
 		atomic64_inc(&peer->cookie_events[ev]);
+	noise_dbg_event(nd, peer, noise_cookie_event_names[ev], "");
+}
+
+/* Context: any. */
+void noise_dbg_session(struct noise_peer *peer, const char *what)
+{
+	noise_dbg_event(peer->nd, peer, "session ", what);
 }
 
 static void noise_stats_sum(struct noise_pcpu_stats __percpu *st, struct noise_stats *out)

@@ -254,6 +254,8 @@ void noise_count_cookie(struct noise_device *nd, struct noise_peer *peer,
 			enum noise_cookie_event ev);
 void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 		      enum noise_drop why);
+/* A debug line (dynamic debug) on a session of @peer: "session @what". */
+void noise_dbg_session(struct noise_peer *peer, const char *what);
 /* Count @n messages (@bytes, UDP payload) received or sent; any context. */
 void noise_count_rx(struct noise_device *nd, struct noise_peer *peer,
 		    unsigned int n, unsigned int bytes);

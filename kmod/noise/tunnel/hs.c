@@ -395,6 +395,7 @@ static void noise_hs_count_session(struct noise_peer *peer)
  */
 void noise_hs_session_confirmed(struct noise_peer *peer)
 {
+	noise_dbg_session(peer, "confirmed by the peer's first packet");
 	noise_hs_count_session(peer);
 	set_bit(NOISE_PEER_HANDSHAKE_DONE, &peer->flags);
 	noise_peer_queue_hs_work(peer);
@@ -457,6 +458,8 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 		noise_hs_keep_final(nhs, peer);
 	if (nhs->role == NOISE_RESPONDER && confirmed)
 		noise_peer_update_endpoint(peer, &nhs->endpoint);
+	noise_dbg_session(peer, kp->deferred ? "made, waits for the peer's first packet" :
+			  nhs->role == NOISE_INITIATOR ? "made as initiator" : "made as responder");
 	if (!kp->deferred) {
 		noise_hs_count_session(peer);
 		noise_netlink_notify_handshake(peer);
