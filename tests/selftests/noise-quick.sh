@@ -8,7 +8,9 @@
 # and `up` again from the saved file; a 0.0.0.0/0 + ::/0 tunnel whose
 # encapsulated packets do not loop (the endpoint is reachable only by
 # side 1's default route; the fwmark rules send the device's own packets
-# to the main table) and whose rules `down` removes; then, when the real
+# to the main table) and whose rules `down` removes (SaveConfig = true:
+# saving first); Table = 1234 (routes there, no rule); a failing PostUp
+# hook (exit 1, no device left); then, when the real
 # wg-quick and the kernel's WireGuard are there, an unmodified wg-quick file
 # plus `Protocol = WireGuard` against WireGuard brought up by wg-quick.
 source "$(dirname "$0")/lib.sh"
@@ -134,7 +136,7 @@ default_setup() {
 	nt_x 2 ip address add fd98::2/128 dev veth0 nodad &&
 	nt_x 1 ip route add default via 10.99.0.2 &&
 	nt_x 1 ip -6 route add default via fd99::2 &&
-	conf 1 "10.98.0.2:$PORT2" "0.0.0.0/0, ::/0" &&
+	conf 1 "10.98.0.2:$PORT2" "0.0.0.0/0, ::/0" "SaveConfig = true" &&
 	nq 1 up "$st_tmp/1/$IF.conf"
 }
 
@@ -162,12 +164,39 @@ default_ping() {
 	st_ge "side 2 tunnel rx packets grew by" "$(($(nt_x 2 cat /sys/class/net/$IF/statistics/rx_packets) - rx))" 3
 }
 
+# SaveConfig = true: down saved the file first (the fwmark in it).
 default_down() {
-	nq 1 down "$st_tmp/1/$IF.conf" || return 1
+	local f=$st_tmp/1/$IF.conf
+	nq 1 down "$f" || return 1
 	nt_x 1 ip -4 rule; nt_x 1 ip -6 rule
 	! nt_x 1 ip -4 rule | grep -q "51820\|suppress_prefixlength" &&
 	! nt_x 1 ip -6 rule | grep -q "51820\|suppress_prefixlength" &&
-	[[ $(nt_x 1 ip -o route get 10.98.0.2) == *"dev veth0"* ]]
+	[[ $(nt_x 1 ip -o route get 10.98.0.2) == *"dev veth0"* ]] || return 1
+	if ! { grep -qx "FwMark = $MARK" "$f" && grep -qx "SaveConfig = true" "$f" &&
+	       grep -qx "PrivateKeyFile = $IF.key" "$f"; }; then
+		cat "$f"
+		st_fail "down did not save the file"
+	fi
+}
+
+# Table = 1234: the routes go there, no rule, nothing in main; a failing
+# PostUp hook: exit 1 and no device left.
+table_and_hook() {
+	conf 1 "10.99.0.2:$PORT2" "10.10.0.2/32, 0.0.0.0/0" "Table = 1234" &&
+	nq 1 up "$st_tmp/1/$IF.conf" || return 1
+	nt_x 1 ip route show table 1234
+	nt_x 1 ip route show table 1234 | grep -q "^default dev $IF" &&
+	nt_x 1 ip route show table 1234 | grep -q "^10.10.0.2 dev $IF" &&
+	! nt_x 1 ip rule | grep -q "1234\|suppress_prefixlength" &&
+	! nt_x 1 ip route show table main | grep -q "^default dev $IF" &&
+	nq 1 down "$st_tmp/1/$IF.conf" || return 1
+	conf 1 "10.99.0.2:$PORT2" "10.10.0.2/32" "PostUp = false" &&
+	if nq 1 up "$st_tmp/1/$IF.conf"; then
+		st_fail "up succeeded with a failing hook"
+	else
+		! nt_x 1 ip link show "$IF" 2> /dev/null ||
+			st_fail "the device is still there"
+	fi
 }
 
 # wg-quick on side 2 (kernel WireGuard), noise-quick on side 1 from the
@@ -220,7 +249,7 @@ wgquick_or_skip() {
 	fi
 }
 
-st_plan 14
+st_plan 15
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_defer "rmmod noise"
@@ -236,6 +265,7 @@ st_must "0.0.0.0/0 and ::/0: down, endpoint only by the default route, up again"
 	eval 'down_side1 && default_setup'
 st_run_v "fwmark rules: the underlay route of marked packets is not the device" default_check
 st_run "ping, ping6 and side 2's outer address through the default route" default_ping
-st_run_v "noise-quick down removes the rules" default_down
+st_run_v "noise-quick down removes the rules (SaveConfig = true: saved first)" default_down
+st_run_v "Table = 1234: routes there, no rule; a failing PostUp: no device left" table_and_hook
 wgquick_or_skip "an unmodified wg-quick file with Protocol = WireGuard against wg-quick"
 st_done
