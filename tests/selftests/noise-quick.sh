@@ -5,7 +5,8 @@
 # each side brought up by `noise-quick up FILE` from a wg-quick format file
 # (Address, ListenPort, a hook, a [Peer]); ping through; `save` (the
 # private key moves into NAME.key, the PSK and the addresses stay), `down`
-# and `up` again from the saved file; a 0.0.0.0/0 + ::/0 tunnel whose
+# and `up` again from the saved file; the systemd unit's ExecReload line
+# applying a changed file; a 0.0.0.0/0 + ::/0 tunnel whose
 # encapsulated packets do not loop (the endpoint is reachable only by
 # side 1's default route; the fwmark rules send the device's own packets
 # to the main table) and whose rules `down` removes (SaveConfig = true:
@@ -125,6 +126,24 @@ down_side1() {
 
 up_saved() {
 	nq 1 up "$st_tmp/1/$IF.conf" &&
+	st_eq "public key" "$(nt_ctl 1 show "$IF" public-key)" "$PUB1"
+}
+
+# The unit's ExecReload line (its programs in $st_tmp/bin, the instance
+# nq0 looked up in side 1's directory) applies a changed file: a keepalive
+# added to the peer.
+reload_unit() {
+	local unit=${st_repo:-/nonexistent}/userspace/noise-quick/systemd/noise-quick@.service line
+	[ -r "$unit" ] || { st_skip_case "no unit file (not run from the repository)"; return; }
+	mkdir -p "$st_tmp/bin" && ln -sf "$NOISECTL" "$st_tmp/bin/noisectl" &&
+	ln -sf "$NQ" "$st_tmp/bin/noise-quick" || return 1
+	line=$(sed -n 's/^ExecReload=//p' "$unit")
+	line=${line//@BINDIR@/$st_tmp/bin}
+	line=${line//%i/$IF}
+	echo "PersistentKeepalive = 25" >> "$st_tmp/1/$IF.conf"
+	echo "$line"
+	nt_x 1 env NOISE_QUICK_CONFIG_DIR="$st_tmp/1" sh -c "$line" &&
+	st_eq "keepalive" "$(nt_ctl 1 show "$IF" persistent-keepalive | cut -f 2)" 25 &&
 	st_eq "public key" "$(nt_ctl 1 show "$IF" public-key)" "$PUB1"
 }
 
@@ -249,7 +268,7 @@ wgquick_or_skip() {
 	fi
 }
 
-st_plan 15
+st_plan 16
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_defer "rmmod noise"
@@ -261,6 +280,7 @@ st_run_v "noise-quick save: key into nq0.key (600), PSK and addresses kept" save
 st_must "noise-quick down: PostDown hook, device gone" down_side1
 st_must "noise-quick up from the saved file" up_saved
 st_run "ping through again" nt_ping_first 1 10.10.0.2
+st_run_v "the unit's ExecReload (noisectl syncconf of the stripped file) applies a change" reload_unit
 st_must "0.0.0.0/0 and ::/0: down, endpoint only by the default route, up again" \
 	eval 'down_side1 && default_setup'
 st_run_v "fwmark rules: the underlay route of marked packets is not the device" default_check
