@@ -4,13 +4,18 @@
 #
 #   make install        noise.ko for KDIR's kernel (default: the running
 #                       one) into /lib/modules/<release>/updates, depmod;
-#                       and install-noisectl
+#                       install-noisectl and install-noise-quick
 #   make install-noisectl  noisectl, its man page and its bash completion
+#                       (and those of noise-quick)
+#   make install-noise-quick  noise-quick, its man page, its bash completion
+#                       and its systemd units (noise-quick@.service,
+#                       noise-quick.target) into SYSTEMD_UNIT_DIR
 #   make dkms-install   the sources to /usr/src/noise-<version>, then
 #                       dkms install (rebuilt for every new kernel)
 #   make dkms-remove    dkms remove --all, and the sources
 #
-# DESTDIR, PREFIX (/usr), INSTALL_MOD_PATH and INSTALL_MOD_DIR (updates) are
+# DESTDIR, PREFIX (/usr), SYSTEMD_UNIT_DIR ($(PREFIX)/lib/systemd/system),
+# INSTALL_MOD_PATH and INSTALL_MOD_DIR (updates) are
 # honoured; with INSTALL_MOD_PATH set, depmod is left to the packager.
 # DKMS (the dkms command), DKMS_FLAGS (its options, e.g. --dkmstree,
 # --installtree, --kernelsourcedir) and DKMS_SOURCETREE (/usr/src; give the
@@ -21,8 +26,10 @@ NOISE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 PREFIX ?= /usr
 INSTALL_MOD_DIR ?= updates
-MANPAGES = $(wildcard userspace/noisectl/*.[1-8])
-COMPLETIONS = $(wildcard userspace/noisectl/completion/*.bash)
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+MANPAGES = $(wildcard userspace/noisectl/*.[1-8] userspace/noise-quick/*.[1-8])
+COMPLETIONS = $(wildcard userspace/noisectl/completion/*.bash userspace/noise-quick/completion/*.bash)
+QUICK_UNITS = $(wildcard userspace/noise-quick/systemd/*.service userspace/noise-quick/systemd/*.target)
 DKMS ?= dkms
 DKMS_FLAGS ?=
 DKMS_SOURCETREE ?= $(DESTDIR)/usr/src
@@ -31,7 +38,7 @@ DKMS_SRC = $(DKMS_SOURCETREE)/noise-$(NOISE_VERSION)
 # (and print SSL errors). DKMS signs with its own key instead.
 NOISE_NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem $(KDIR)/output/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
-install: install-module install-noisectl
+install: install-module install-noisectl install-noise-quick
 
 install-module:
 	@test -d "$(KDIR)" || { echo "No kernel build tree at $(KDIR): install the headers or pass KDIR=..."; exit 1; }
@@ -41,6 +48,11 @@ install-module:
 
 install-noisectl: install-man install-completion
 	$(MAKE) -C userspace/noisectl install-bin DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+# The units name the programs by their installed path (@BINDIR@).
+install-noise-quick: install-man install-completion
+	install -D -m 0755 userspace/noise-quick/noise-quick $(DESTDIR)$(PREFIX)/bin/noise-quick
+	$(foreach u,$(QUICK_UNITS),install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) && sed 's|@BINDIR@|$(PREFIX)/bin|g' $(u) > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$(notdir $(u)) && chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$(notdir $(u));)
 
 install-man:
 	$(foreach m,$(MANPAGES),install -D -m 0644 $(m) $(DESTDIR)$(PREFIX)/share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m));)
@@ -64,4 +76,4 @@ dkms-remove:
 	-$(DKMS) $(DKMS_FLAGS) remove noise/$(NOISE_VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-.PHONY: install install-module install-noisectl install-man install-completion dkms-src dkms-install dkms-remove
+.PHONY: install install-module install-noisectl install-noise-quick install-man install-completion dkms-src dkms-install dkms-remove
