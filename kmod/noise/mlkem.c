@@ -39,7 +39,7 @@
 #define noise_mlkem_declassify(p, len) ((void)(p), (void)(len))
 #endif
 
-#ifdef NOISE_MLKEM_TESTING
+#if defined(NOISE_MLKEM_TESTING) || defined(NOISE_TESTING)
 #define MLKEM_TESTABLE
 #else
 #define MLKEM_TESTABLE static

@@ -111,12 +111,14 @@ int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 		       const u8 *ct, size_t ct_len, const u8 *dk, size_t dk_len,
 		       struct noise_mlkem_work *w);
 
-#ifdef NOISE_MLKEM_TESTING
+#if defined(NOISE_MLKEM_TESTING) || defined(NOISE_TESTING)
 /*
  * Deterministic forms (ML-KEM.KeyGen_internal(d, z) with @seed = d || z,
  * ML-KEM.Encaps_internal(ek, m)). They exist only in builds that define
  * NOISE_MLKEM_TESTING (the KUnit module and the userspace checks compile
- * mlkem.c themselves); in noise.ko they are static.
+ * mlkem.c themselves) or NOISE_TESTING (the test build of noise.ko, for
+ * the hfs vector replay; never exported); in the production noise.ko
+ * they are static.
  */
 int noise_mlkem_keygen_derand(enum noise_mlkem_param param, u8 *ek, u8 *dk,
 			      const u8 seed[NOISE_MLKEM_SEED_SIZE],
