@@ -165,6 +165,8 @@ static void noise_fill_info(const struct noise_protocol *proto,
 	info->num_psks = p->num_psks;
 	info->one_way = p->one_way;
 	info->fallback = proto->fallback;
+	info->kem_pub_len = proto->kem ? noise_mlkem_ek_size(proto->kem) : 0;
+	info->kem_ct_len = proto->kem ? noise_mlkem_ct_size(proto->kem) : 0;
 	for (r = 0; r < 2; r++) {
 		info->needs_local_static[r] = noise_side_has(p, r, NOISE_TOK_S, false);
 		info->needs_remote_static[r] = noise_side_has(p, !r, NOISE_TOK_S, true);
@@ -178,8 +180,8 @@ static void noise_fill_info(const struct noise_protocol *proto,
  *
  * Context: any.
  * Return: 0; -EINVAL for an invalid name or pattern; -EOPNOTSUPP for a
- * valid name this kernel cannot run (448 while X448 is unavailable, a hash
- * whose crypto driver is missing).
+ * valid name this kernel cannot run (two DH functions, hfs with fallback,
+ * 448 while X448 is unavailable, a hash whose crypto driver is missing).
  */
 int noise_protocol_info(const char *name, struct noise_protocol_info *info)
 {
@@ -363,9 +365,10 @@ static int noise_hs_parse(struct noise_protocol *proto, const char *name)
  *	and every key the pattern needs from this role must be present.
  * @gfp: allocation flags for the handshake state (GFP_ATOMIC works).
  *
- * Allocates one struct noise_handshake (about 1.7 KiB on x86-64) with one
- * kmalloc and nothing else: no crypto transform (the handshake encrypts
- * with the crypto library), nothing more until noise_handshake_split().
+ * Allocates one struct noise_handshake (about 1.7 KiB on x86-64; with hfs,
+ * about 10 KiB more for the KEM state) with one kmalloc and nothing else:
+ * no crypto transform (the handshake encrypts with the crypto library),
+ * nothing more until noise_handshake_split().
  * Computes the local static public key (one scalar multiplication) unless
  * @keys->local_static_public gives it.
  * Context: any context @gfp allows (process, or softirq with GFP_ATOMIC);
@@ -737,7 +740,7 @@ static int noise_hs_write_e1(struct noise_handshake *hs, u8 *out, size_t *n)
 
 /*
  * ekem1 (write): GENERATE_KEM_CIPHERTEXT(re1); EncryptAndHash(ct);
- * MixKey(shared secret). -EINVAL if the peer's e1 fails the modulus check.
+ * MixKey(shared secret). re1 passed the modulus check when it was read.
  */
 static int noise_hs_write_ekem1(struct noise_handshake *hs, u8 *out, size_t *n)
 {
@@ -765,13 +768,21 @@ static int noise_hs_write_ekem1(struct noise_handshake *hs, u8 *out, size_t *n)
 	return err;
 }
 
-/* e1 (read): re1 = DecryptAndHash(next bytes), kept for ekem1. */
+/*
+ * e1 (read): re1 = DecryptAndHash(next bytes), kept for ekem1; -EINVAL if
+ * it fails ML-KEM's modulus check.
+ */
 static int noise_hs_read_e1(struct noise_handshake *hs, struct noise_hs_var *v,
 			    const u8 *msg, size_t *n)
 {
-	*n = noise_mlkem_ek_size(hs->proto.kem) + (v->ss.cs.has_key ? NOISE_TAG_LEN : 0);
+	size_t eklen = noise_mlkem_ek_size(hs->proto.kem);
+
+	*n = eklen + (v->ss.cs.has_key ? NOISE_TAG_LEN : 0);
 	if (noise_decrypt_and_hash(&v->ss, msg, *n, hs->kem->peer))
 		return -EBADMSG;
+	/* A key that fails the modulus check is refused now, not at ekem1. */
+	if (!noise_mlkem_ek_check(hs->proto.kem, hs->kem->peer, eklen, &hs->kem->w))
+		return -EINVAL;
 	v->has_re1 = true;
 	return 0;
 }
@@ -992,9 +1003,9 @@ static void noise_hs_read_failed(struct noise_handshake *hs, const u8 *msg,
  * Return: 0; -EPROTO if it is not our turn, -ENOTCONN if @hs failed or is
  * complete, -ENOBUFS if @payload is too small, -EMSGSIZE (over 65535
  * bytes), -EBADMSG (too short, or authentication failed: wrong prologue,
- * PSK or key, tampered message), -EINVAL (a DH gave zero: low-order key),
- * -ENOKEY (a PSK was not supplied), or the callback's error. None of them
- * changes @hs.
+ * PSK or key, tampered message), -EINVAL (a DH gave zero: low-order key;
+ * hfs: an e1 that fails ML-KEM's modulus check), -ENOKEY (a PSK was not
+ * supplied), or the callback's error. None of them changes @hs.
  */
 int noise_handshake_read(struct noise_handshake *hs, const u8 *msg,
 			 size_t msg_len, u8 *payload, size_t payload_cap,

@@ -480,6 +480,19 @@ static bool mlkem_ek_valid(const struct mlkem_params *p, const u8 *ek,
 	return true;
 }
 
+bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
+			  size_t ek_len, struct noise_mlkem_work *w)
+{
+	struct mlkem_params p;
+	bool ok;
+
+	if (!mlkem_params(param, &p) || ek_len != p.ek_size)
+		return false;
+	ok = mlkem_ek_valid(&p, ek, w);
+	memzero_explicit(w, sizeof(*w));
+	return ok;
+}
+
 MLKEM_TESTABLE int noise_mlkem_keygen_derand(enum noise_mlkem_param param,
 					     u8 *ek, u8 *dk,
 					     const u8 seed[NOISE_MLKEM_SEED_SIZE],

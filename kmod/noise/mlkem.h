@@ -91,6 +91,20 @@ int noise_mlkem_encaps(enum noise_mlkem_param param, u8 *ct,
 		       struct noise_mlkem_work *w);
 
 /**
+ * noise_mlkem_ek_check() - the modulus check of FIPS 203 section 7.2 alone.
+ * @param: NOISE_MLKEM768 or NOISE_MLKEM1024.
+ * @ek: an encapsulation key, @ek_len bytes (hostile input, public).
+ * @ek_len: its length.
+ * @w: work area.
+ *
+ * For a receiver that wants to refuse a bad key when it arrives, before
+ * noise_mlkem_encaps() (which checks it again).
+ * Return: true if @ek has the right length and every coefficient is below q.
+ */
+bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
+			  size_t ek_len, struct noise_mlkem_work *w);
+
+/**
  * noise_mlkem_decaps() - ML-KEM.Decaps: the shared secret of a ciphertext.
  * @param: NOISE_MLKEM768 or NOISE_MLKEM1024.
  * @ss: the 32-byte shared secret.
