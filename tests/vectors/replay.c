@@ -405,7 +405,8 @@ enum noise_vec_result noise_vector_replay_flags(const struct noise_vector *v,
 	if (!err && v->fallback_name)
 		err = noise_protocol_info(v->fallback_name, &fb);
 	if (err == -EOPNOTSUPP) {
-		snprintf(why, why_len, "not supported by this build (X448 not ready?)");
+		snprintf(why, why_len,
+			 "not supported by this build (X448 not ready? two DH functions? hfs with fallback?)");
 		return NOISE_VEC_SKIP;
 	}
 	if (err) {
