@@ -16,6 +16,7 @@
 #include "dh.h"
 #include "noise_internal.h"
 #include "hash.h"
+#include "mlkem.h"
 #include "symmetric.h"
 
 enum noise_hs_state { NOISE_HS_RUNNING, NOISE_HS_FAILED, NOISE_HS_DONE };
@@ -32,6 +33,7 @@ enum noise_hs_state { NOISE_HS_RUNNING, NOISE_HS_FAILED, NOISE_HS_DONE };
  * @has_re: @re is set.
  * @has_rs: @rs is set.
  * @has_ss_pre: @ss_pre is set.
+ * @has_re1: hfs: the peer's e1 (struct noise_hs_kem @peer) was read.
  *
  * noise_handshake_read() works on a copy and commits it only on success.
  */
@@ -40,7 +42,36 @@ struct noise_hs_var {
 	u8 re[NOISE_MAX_DHLEN], rs[NOISE_MAX_DHLEN], ss_pre[NOISE_MAX_DHLEN];
 	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];
 	u8 psk, psk_set;
-	bool has_re, has_rs, has_ss_pre;
+	bool has_re, has_rs, has_ss_pre, has_re1;
+};
+
+/* The larger of a KEM public key and a KEM ciphertext (ML-KEM-1024's). */
+#define NOISE_HS_KEM_PEER_MAX	NOISE_MLKEM_MAX_EK_SIZE
+static_assert(NOISE_MLKEM_MAX_CT_SIZE <= NOISE_HS_KEM_PEER_MAX);
+
+/**
+ * struct noise_hs_kem - the KEM state of an hfs handshake (about 10 KiB),
+ * allocated with the handshake, after it, only for hfs protocols.
+ * @w: ML-KEM work area (wiped by every ML-KEM call).
+ * @dk: our decapsulation key, from e1 until ekem1 is read.
+ * @peer: the peer's e1 (the responder, from reading it until writing
+ *	ekem1) or the received ekem1 ciphertext (the initiator, while
+ *	reading it). Scratch that a failed read may leave: only
+ *	struct noise_hs_var @has_re1 says it holds the committed e1.
+ * @has_dk: @dk is set.
+ * @test_len: test build only: @test_seed holds the randomness of our
+ *	next KEM token (64 bytes d || z for e1, 32 bytes m for ekem1).
+ * @test_seed: see @test_len.
+ */
+struct noise_hs_kem {
+	struct noise_mlkem_work w;
+	u8 dk[NOISE_MLKEM_MAX_DK_SIZE];
+	u8 peer[NOISE_HS_KEM_PEER_MAX];
+	bool has_dk;
+#ifdef NOISE_TESTING
+	u8 test_len;
+	u8 test_seed[NOISE_MLKEM_SEED_SIZE];
+#endif
 };
 
 /**
@@ -67,6 +98,8 @@ struct noise_hs_var {
  * @failed_re: see @has_failed_re.
  * @remote_static_cb: see struct noise_keys.
  * @cb_ctx: its argument.
+ * @kem: the KEM state, for hfs protocols only (@proto.kem): one
+ *	element, in the same allocation; none otherwise.
  */
 struct noise_handshake {
 	struct noise_protocol proto;
@@ -80,6 +113,7 @@ struct noise_handshake {
 	int (*remote_static_cb)(void *ctx, struct noise_handshake *hs,
 				const u8 *remote_static);
 	void *cb_ctx;
+	struct noise_hs_kem kem[];
 };
 
 static unsigned int noise_hs_dhlen(const struct noise_handshake *hs)
@@ -131,6 +165,8 @@ static void noise_fill_info(const struct noise_protocol *proto,
 	info->num_psks = p->num_psks;
 	info->one_way = p->one_way;
 	info->fallback = proto->fallback;
+	info->kem_pub_len = proto->kem ? noise_mlkem_ek_size(proto->kem) : 0;
+	info->kem_ct_len = proto->kem ? noise_mlkem_ct_size(proto->kem) : 0;
 	for (r = 0; r < 2; r++) {
 		info->needs_local_static[r] = noise_side_has(p, r, NOISE_TOK_S, false);
 		info->needs_remote_static[r] = noise_side_has(p, !r, NOISE_TOK_S, true);
@@ -144,8 +180,8 @@ static void noise_fill_info(const struct noise_protocol *proto,
  *
  * Context: any.
  * Return: 0; -EINVAL for an invalid name or pattern; -EOPNOTSUPP for a
- * valid name this kernel cannot run (448 while X448 is unavailable, a hash
- * whose crypto driver is missing).
+ * valid name this kernel cannot run (two DH functions, hfs with fallback,
+ * 448 while X448 is unavailable, a hash whose crypto driver is missing).
  */
 int noise_protocol_info(const char *name, struct noise_protocol_info *info)
 {
@@ -171,6 +207,8 @@ static void noise_hs_wipe(struct noise_handshake *hs)
 	memzero_explicit(hs->s, sizeof(hs->s));
 	memzero_explicit(hs->e, sizeof(hs->e));
 	memzero_explicit(hs->test_e, sizeof(hs->test_e));
+	if (hs->proto.kem)
+		memzero_explicit(hs->kem, sizeof(*hs->kem));
 	hs->v.psk_set = 0;
 	hs->v.has_ss_pre = false;
 	hs->has_s = false;
@@ -192,6 +230,11 @@ static void noise_hs_message_done(struct noise_handshake *hs)
 		hs->has_e = false;
 		hs->fixed_e = false;
 		hs->e_wiped = true;
+	}
+	/* hfs: the KEM secrets are used up once ekem1 is written or read. */
+	if (hs->proto.kem && hs->msg == hs->proto.pattern.ekem1_msg) {
+		memzero_explicit(hs->kem, sizeof(*hs->kem));
+		hs->v.has_re1 = false;
 	}
 	hs->msg++;
 }
@@ -288,7 +331,7 @@ static struct noise_handshake *noise_hs_create(const struct noise_protocol *prot
 	struct noise_handshake *hs;
 	int err;
 
-	hs = kzalloc(sizeof(*hs), gfp);
+	hs = kzalloc(struct_size(hs, kem, proto->kem ? 1 : 0), gfp);
 	if (!hs)
 		return ERR_PTR(-ENOMEM);
 	atomic_inc(&noise_stat_kmallocs);
@@ -322,9 +365,10 @@ static int noise_hs_parse(struct noise_protocol *proto, const char *name)
  *	and every key the pattern needs from this role must be present.
  * @gfp: allocation flags for the handshake state (GFP_ATOMIC works).
  *
- * Allocates one struct noise_handshake (about 1.7 KiB on x86-64) with one
- * kmalloc and nothing else: no crypto transform (the handshake encrypts
- * with the crypto library), nothing more until noise_handshake_split().
+ * Allocates one struct noise_handshake (about 1.7 KiB on x86-64; with hfs,
+ * about 10 KiB more for the KEM state) with one kmalloc and nothing else:
+ * no crypto transform (the handshake encrypts with the crypto library),
+ * nothing more until noise_handshake_split().
  * Computes the local static public key (one scalar multiplication) unless
  * @keys->local_static_public gives it.
  * Context: any context @gfp allows (process, or softirq with GFP_ATOMIC);
@@ -355,7 +399,7 @@ EXPORT_SYMBOL_GPL(noise_handshake_new);
  *	message, or read it).
  * @name: the fallback protocol, e.g. "Noise_XXfallback_25519_AESGCM_SHA256":
  *	it must have the fallback modifier and the DH, cipher and hash of
- *	@old.
+ *	@old (and no KEM: hfs with fallback is not supported).
  * @keys: keys and prologue for the new handshake; @keys->local_ephemeral
  *	and @keys->remote_ephemeral are ignored: they come from @old.
  * @gfp: allocation flags.
@@ -388,7 +432,7 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 	err = noise_hs_parse(&proto, name);
 	if (err)
 		return ERR_PTR(err);
-	if (!proto.fallback || proto.dh != old->proto.dh ||
+	if (!proto.fallback || proto.dh != old->proto.dh || proto.kem != old->proto.kem ||
 	    proto.cipher != old->proto.cipher || proto.hash != old->proto.hash)
 		return ERR_PTR(-EINVAL);
 	k.local_ephemeral = NULL;
@@ -435,6 +479,46 @@ int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(noise_handshake_set_ephemeral_for_testing, NOISE_INTERNAL);
+
+#ifdef NOISE_TESTING
+/**
+ * noise_handshake_set_kem_seed_for_testing() - TEST ONLY (test build): fix
+ * the randomness of the next KEM token this side sends (hfs).
+ * @hs: the handshake, before that token.
+ * @seed: for e1, the 64-byte seed d || z of ML-KEM.KeyGen_internal; for
+ *	ekem1, the 32-byte message m of ML-KEM.Encaps_internal.
+ * @len: 64 or 32.
+ *
+ * Replays hfs test vectors (init_kem_ephemeral, resp_kem_ephemeral), as
+ * noise_handshake_set_ephemeral_for_testing() does for e. Built only with
+ * NOISE_TESTING, exported only in the NOISE_INTERNAL namespace. A seed of
+ * the wrong length for the token is ignored (random keys are used).
+ * Context: any.
+ * Return: 0; -EINVAL if @hs is not an hfs handshake, failed, is past its
+ * KEM tokens, or @len is neither 64 nor 32.
+ */
+int noise_handshake_set_kem_seed_for_testing(struct noise_handshake *hs,
+					     const u8 *seed, size_t len)
+{
+	if (!hs->proto.kem || hs->state != NOISE_HS_RUNNING ||
+	    hs->msg > hs->proto.pattern.ekem1_msg ||
+	    (len != NOISE_MLKEM_SEED_SIZE && len != NOISE_MLKEM_MSG_SIZE))
+		return -EINVAL;
+	memcpy(hs->kem->test_seed, seed, len);
+	hs->kem->test_len = len;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(noise_handshake_set_kem_seed_for_testing, NOISE_INTERNAL);
+#endif
+
+/* The test seed, if any, is used by one KEM token. */
+static void noise_hs_kem_test_done(struct noise_hs_kem *kem)
+{
+#ifdef NOISE_TESTING
+	memzero_explicit(kem->test_seed, sizeof(kem->test_seed));
+	kem->test_len = 0;
+#endif
+}
 
 /**
  * noise_handshake_set_psk() - supply a PSK.
@@ -544,6 +628,12 @@ static size_t noise_hs_overhead(const struct noise_handshake *hs, bool *key)
 			*key |= hs->proto.pattern.num_psks;
 		} else if (*tok == NOISE_TOK_S) {
 			len += dhlen + (*key ? NOISE_TAG_LEN : 0);
+		} else if (*tok == NOISE_TOK_E1) {
+			len += noise_mlkem_ek_size(hs->proto.kem) + (*key ? NOISE_TAG_LEN : 0);
+		} else if (*tok == NOISE_TOK_EKEM1) {
+			/* EncryptAndHash(ct), then MixKey */
+			len += noise_mlkem_ct_size(hs->proto.kem) + (*key ? NOISE_TAG_LEN : 0);
+			*key = true;
 		} else {
 			*key = true;
 		}
@@ -627,6 +717,98 @@ static int noise_hs_write_e(struct noise_handshake *hs, u8 *out)
 	return 0;
 }
 
+/* e1 (write): GENERATE_KEM_KEYPAIR(); EncryptAndHash(ek). */
+static int noise_hs_write_e1(struct noise_handshake *hs, u8 *out, size_t *n)
+{
+	struct noise_hs_kem *kem = hs->kem;
+	enum noise_mlkem_param param = hs->proto.kem;
+	int err;
+
+#ifdef NOISE_TESTING
+	if (kem->test_len == NOISE_MLKEM_SEED_SIZE)
+		err = noise_mlkem_keygen_derand(param, out, kem->dk, kem->test_seed,
+						&kem->w);
+	else
+#endif
+		err = noise_mlkem_keygen(param, out, kem->dk, &kem->w);
+	noise_hs_kem_test_done(kem);
+	if (err)
+		return err;
+	kem->has_dk = true;
+	return noise_encrypt_and_hash(&hs->v.ss, out, noise_mlkem_ek_size(param), n);
+}
+
+/*
+ * ekem1 (write): GENERATE_KEM_CIPHERTEXT(re1); EncryptAndHash(ct);
+ * MixKey(shared secret). re1 passed the modulus check when it was read.
+ */
+static int noise_hs_write_ekem1(struct noise_handshake *hs, u8 *out, size_t *n)
+{
+	struct noise_hs_kem *kem = hs->kem;
+	enum noise_mlkem_param param = hs->proto.kem;
+	size_t eklen = noise_mlkem_ek_size(param);
+	u8 ss[NOISE_MLKEM_SS_SIZE];
+	int err;
+
+	if (!hs->v.has_re1)
+		return -EINVAL;
+#ifdef NOISE_TESTING
+	if (kem->test_len == NOISE_MLKEM_MSG_SIZE)
+		err = noise_mlkem_encaps_derand(param, out, ss, kem->peer, eklen,
+						kem->test_seed, &kem->w);
+	else
+#endif
+		err = noise_mlkem_encaps(param, out, ss, kem->peer, eklen, &kem->w);
+	noise_hs_kem_test_done(kem);
+	if (!err)
+		err = noise_encrypt_and_hash(&hs->v.ss, out, noise_mlkem_ct_size(param), n);
+	if (!err)
+		noise_mix_key(&hs->v.ss, ss, sizeof(ss));
+	memzero_explicit(ss, sizeof(ss));
+	return err;
+}
+
+/*
+ * e1 (read): re1 = DecryptAndHash(next bytes), kept for ekem1; -EINVAL if
+ * it fails ML-KEM's modulus check.
+ */
+static int noise_hs_read_e1(struct noise_handshake *hs, struct noise_hs_var *v,
+			    const u8 *msg, size_t *n)
+{
+	size_t eklen = noise_mlkem_ek_size(hs->proto.kem);
+
+	*n = eklen + (v->ss.cs.has_key ? NOISE_TAG_LEN : 0);
+	if (noise_decrypt_and_hash(&v->ss, msg, *n, hs->kem->peer))
+		return -EBADMSG;
+	/* A key that fails the modulus check is refused now, not at ekem1. */
+	if (!noise_mlkem_ek_check(hs->proto.kem, hs->kem->peer, eklen, &hs->kem->w))
+		return -EINVAL;
+	v->has_re1 = true;
+	return 0;
+}
+
+/* ekem1 (read): ct = DecryptAndHash(next bytes); MixKey(KEM(dk, ct)). */
+static int noise_hs_read_ekem1(struct noise_handshake *hs, struct noise_hs_var *v,
+			       const u8 *msg, size_t *n)
+{
+	struct noise_hs_kem *kem = hs->kem;
+	enum noise_mlkem_param param = hs->proto.kem;
+	u8 ss[NOISE_MLKEM_SS_SIZE];
+	int err;
+
+	if (!kem->has_dk)
+		return -EINVAL;
+	*n = noise_mlkem_ct_size(param) + (v->ss.cs.has_key ? NOISE_TAG_LEN : 0);
+	if (noise_decrypt_and_hash(&v->ss, msg, *n, kem->peer))
+		return -EBADMSG;
+	err = noise_mlkem_decaps(param, ss, kem->peer, noise_mlkem_ct_size(param),
+				 kem->dk, noise_mlkem_dk_size(param), &kem->w);
+	if (!err)
+		noise_mix_key(&v->ss, ss, sizeof(ss));
+	memzero_explicit(ss, sizeof(ss));
+	return err;
+}
+
 static int noise_hs_write_tokens(struct noise_handshake *hs, u8 *out, size_t *pos)
 {
 	const u8 *tok = hs->proto.pattern.msgs[hs->msg];
@@ -647,6 +829,14 @@ static int noise_hs_write_tokens(struct noise_handshake *hs, u8 *out, size_t *po
 			break;
 		case NOISE_TOK_PSK:
 			err = noise_hs_psk(&hs->v);
+			break;
+		case NOISE_TOK_E1:
+			err = noise_hs_write_e1(hs, out + *pos, &n);
+			*pos += n;
+			break;
+		case NOISE_TOK_EKEM1:
+			err = noise_hs_write_ekem1(hs, out + *pos, &n);
+			*pos += n;
 			break;
 		default:
 			err = noise_hs_dh(hs, &hs->v, *tok);
@@ -757,6 +947,14 @@ static int noise_hs_read_tokens(struct noise_handshake *hs, struct noise_hs_var 
 		case NOISE_TOK_PSK:
 			err = noise_hs_psk(v);
 			break;
+		case NOISE_TOK_E1:
+			err = noise_hs_read_e1(hs, v, msg + *pos, &n);
+			*pos += n;
+			break;
+		case NOISE_TOK_EKEM1:
+			err = noise_hs_read_ekem1(hs, v, msg + *pos, &n);
+			*pos += n;
+			break;
 		default:
 			err = noise_hs_dh(hs, v, *tok);
 			break;
@@ -805,9 +1003,9 @@ static void noise_hs_read_failed(struct noise_handshake *hs, const u8 *msg,
  * Return: 0; -EPROTO if it is not our turn, -ENOTCONN if @hs failed or is
  * complete, -ENOBUFS if @payload is too small, -EMSGSIZE (over 65535
  * bytes), -EBADMSG (too short, or authentication failed: wrong prologue,
- * PSK or key, tampered message), -EINVAL (a DH gave zero: low-order key),
- * -ENOKEY (a PSK was not supplied), or the callback's error. None of them
- * changes @hs.
+ * PSK or key, tampered message), -EINVAL (a DH gave zero: low-order key;
+ * hfs: an e1 that fails ML-KEM's modulus check), -ENOKEY (a PSK was not
+ * supplied), or the callback's error. None of them changes @hs.
  */
 int noise_handshake_read(struct noise_handshake *hs, const u8 *msg,
 			 size_t msg_len, u8 *payload, size_t payload_cap,
@@ -1003,14 +1201,15 @@ EXPORT_SYMBOL_GPL(noise_handshake_dh_ephemeral);
  *
  * For the project's KUnit tests (noise_internal.h): true while the local
  * ephemeral private key, or a test key set for it, is held or any of its
- * bytes is still non-zero.
+ * bytes is still non-zero, or (hfs) any byte of the KEM decapsulation key.
  * Context: any.
  * Return: whether it is.
  */
 bool noise_handshake_has_ephemeral(const struct noise_handshake *hs)
 {
 	return hs->has_e || hs->fixed_e || memchr_inv(hs->e, 0, sizeof(hs->e)) ||
-	       memchr_inv(hs->test_e, 0, sizeof(hs->test_e));
+	       memchr_inv(hs->test_e, 0, sizeof(hs->test_e)) ||
+	       (hs->proto.kem && memchr_inv(hs->kem->dk, 0, sizeof(hs->kem->dk)));
 }
 EXPORT_SYMBOL_NS_GPL(noise_handshake_has_ephemeral, NOISE_INTERNAL);
 

@@ -39,7 +39,7 @@
 #define noise_mlkem_declassify(p, len) ((void)(p), (void)(len))
 #endif
 
-#ifdef NOISE_MLKEM_TESTING
+#if defined(NOISE_MLKEM_TESTING) || defined(NOISE_TESTING)
 #define MLKEM_TESTABLE
 #else
 #define MLKEM_TESTABLE static
@@ -478,6 +478,19 @@ static bool mlkem_ek_valid(const struct mlkem_params *p, const u8 *ek,
 				return false;
 	}
 	return true;
+}
+
+bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
+			  size_t ek_len, struct noise_mlkem_work *w)
+{
+	struct mlkem_params p;
+	bool ok;
+
+	if (!mlkem_params(param, &p) || ek_len != p.ek_size)
+		return false;
+	ok = mlkem_ek_valid(&p, ek, w);
+	memzero_explicit(w, sizeof(*w));
+	return ok;
 }
 
 MLKEM_TESTABLE int noise_mlkem_keygen_derand(enum noise_mlkem_param param,

@@ -91,6 +91,20 @@ int noise_mlkem_encaps(enum noise_mlkem_param param, u8 *ct,
 		       struct noise_mlkem_work *w);
 
 /**
+ * noise_mlkem_ek_check() - the modulus check of FIPS 203 section 7.2 alone.
+ * @param: NOISE_MLKEM768 or NOISE_MLKEM1024.
+ * @ek: an encapsulation key, @ek_len bytes (hostile input, public).
+ * @ek_len: its length.
+ * @w: work area.
+ *
+ * For a receiver that wants to refuse a bad key when it arrives, before
+ * noise_mlkem_encaps() (which checks it again).
+ * Return: true if @ek has the right length and every coefficient is below q.
+ */
+bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
+			  size_t ek_len, struct noise_mlkem_work *w);
+
+/**
  * noise_mlkem_decaps() - ML-KEM.Decaps: the shared secret of a ciphertext.
  * @param: NOISE_MLKEM768 or NOISE_MLKEM1024.
  * @ss: the 32-byte shared secret.
@@ -111,12 +125,14 @@ int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 		       const u8 *ct, size_t ct_len, const u8 *dk, size_t dk_len,
 		       struct noise_mlkem_work *w);
 
-#ifdef NOISE_MLKEM_TESTING
+#if defined(NOISE_MLKEM_TESTING) || defined(NOISE_TESTING)
 /*
  * Deterministic forms (ML-KEM.KeyGen_internal(d, z) with @seed = d || z,
  * ML-KEM.Encaps_internal(ek, m)). They exist only in builds that define
  * NOISE_MLKEM_TESTING (the KUnit module and the userspace checks compile
- * mlkem.c themselves); in noise.ko they are static.
+ * mlkem.c themselves) or NOISE_TESTING (the test build of noise.ko, for
+ * the hfs vector replay; never exported); in the production noise.ko
+ * they are static.
  */
 int noise_mlkem_keygen_derand(enum noise_mlkem_param param, u8 *ek, u8 *dk,
 			      const u8 seed[NOISE_MLKEM_SEED_SIZE],

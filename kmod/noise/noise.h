@@ -109,11 +109,15 @@ struct noise_keys {
  * @fallback: the fallback modifier is present.
  * @needs_local_static: per role (enum noise_role): the role sends s.
  * @needs_remote_static: per role: the peer's s is a pre-message.
+ * @kem_pub_len: hfs: the KEM public key length (e1: 1184 for MLKEM768,
+ *	1568 for MLKEM1024); 0 without hfs.
+ * @kem_ct_len: hfs: the KEM ciphertext length (ekem1: 1088 or 1568).
  */
 struct noise_protocol_info {
 	enum noise_dh_id dh;
 	enum noise_cipher_id cipher;
 	unsigned int dh_len, hash_len, num_msgs, num_psks;
+	unsigned int kem_pub_len, kem_ct_len;
 	bool one_way, fallback;
 	bool needs_local_static[2], needs_remote_static[2];
 };

@@ -33,6 +33,15 @@ bool noise_handshake_has_ephemeral(const struct noise_handshake *hs);
 int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
 					      const u8 *priv);
 
+#ifdef NOISE_TESTING
+/*
+ * TEST ONLY, test build only (NOISE_TESTING): fix the randomness of the
+ * next KEM token (hfs: e1's 64-byte d || z, ekem1's 32-byte m). handshake.c.
+ */
+int noise_handshake_set_kem_seed_for_testing(struct noise_handshake *hs,
+					     const u8 *seed, size_t len);
+#endif
+
 /*
  * Allocations made by the engine since load: every kmalloc (handshake
  * states, cipher states, requests) and every crypto transform

@@ -14,6 +14,7 @@
 #include <linux/printk.h>
 #include <linux/string.h>
 #include "noise_internal.h"
+#include "mlkem.h"
 #include "x448.h"
 
 #define T_E	NOISE_TOK_E
@@ -93,6 +94,10 @@ static const struct noise_name_entry noise_dh_names[] = {
 
 static const struct noise_name_entry noise_cipher_names[] = {
 	{ "ChaChaPoly", NOISE_CIPHER_CHACHAPOLY }, { "AESGCM", NOISE_CIPHER_AESGCM },
+};
+
+static const struct noise_name_entry noise_kem_names[] = {
+	{ "MLKEM768", NOISE_MLKEM768 }, { "MLKEM1024", NOISE_MLKEM1024 },
 };
 
 static const struct noise_name_entry noise_hash_names[] = {
@@ -176,6 +181,81 @@ static int noise_apply_psk(struct noise_pattern *p, unsigned int n)
 	}
 	p->num_psks++;
 	return 0;
+}
+
+/* Insert @tok at index @at of the token list @toks. */
+static int noise_insert_token(u8 *toks, size_t at, u8 tok)
+{
+	size_t len = noise_toklen(toks);
+
+	if (len >= NOISE_MAX_TOKENS)
+		return noise_bad("too many tokens in a message");
+	memmove(toks + at + 1, toks + at, len - at);
+	toks[at] = tok;
+	return 0;
+}
+
+static bool noise_is_dh(u8 t)
+{
+	return t == T_EE || t == T_ES || t == T_SE || t == T_SS;
+}
+
+/* The index of the first token of @toks that is @tok or a DH (@tok 0). */
+static int noise_tok_find(const u8 *toks, u8 tok)
+{
+	int j;
+
+	for (j = 0; toks[j]; j++)
+		if (tok ? toks[j] == tok : noise_is_dh(toks[j]))
+			return j;
+	return -1;
+}
+
+/*
+ * hfs (applied last, after the validity checks): e1 goes right after the
+ * first DH token of the message that holds the first e, or right after
+ * that e when the message has no DH; ekem1 right after the first ee. The
+ * ekem1 message must come later, from the other side (always so for the
+ * interactive patterns without fallback).
+ */
+static int noise_apply_hfs(struct noise_pattern *p)
+{
+	int m1 = -1, m2, at, err;
+
+	for (m2 = 0; m2 < p->num_msgs && m1 < 0; m2++) {
+		at = noise_tok_find(p->msgs[m2], T_E);
+		if (at < 0)
+			continue;
+		m1 = m2;
+		if (noise_tok_find(p->msgs[m1], 0) >= 0)
+			at = noise_tok_find(p->msgs[m1], 0);
+		err = noise_insert_token(p->msgs[m1], at + 1, NOISE_TOK_E1);
+		if (err)
+			return err;
+	}
+	for (m2 = 0; m2 < p->num_msgs; m2++)
+		if (noise_tok_find(p->msgs[m2], T_EE) >= 0)
+			break;
+	if (m1 < 0 || m2 >= p->num_msgs || m2 <= m1 ||
+	    noise_pattern_sender(p, m1) == noise_pattern_sender(p, m2))
+		return noise_bad("hfs: no e, then ee in a reply");
+	at = noise_tok_find(p->msgs[m2], T_EE);
+	err = noise_insert_token(p->msgs[m2], at + 1, NOISE_TOK_EKEM1);
+	if (!err)
+		p->ekem1_msg = m2;
+	return err;
+}
+
+/* hfs: refuse what it cannot apply to, then apply it. */
+static int noise_protocol_hfs(struct noise_protocol *proto)
+{
+	if (proto->pattern.one_way)
+		return noise_bad("hfs on a one-way pattern (no ee for ekem1)");
+	if (proto->fallback) {
+		pr_debug("noise: hfs with the fallback modifier is not supported\n");
+		return -EOPNOTSUPP;
+	}
+	return noise_apply_hfs(&proto->pattern);
 }
 
 struct noise_validity {
@@ -283,7 +363,7 @@ static int noise_parse_modifiers(struct noise_protocol *proto, const char *s,
 		size_t i;
 
 		if (mlen == 3 && !memcmp(s, "hfs", 3)) {
-			/* Hybrid forward secrecy: valid, not implemented. */
+			/* Applied after validation: noise_apply_hfs(). */
 			if (proto->hybrid & NOISE_HYBRID_HFS)
 				return noise_bad("hfs twice");
 			proto->hybrid |= NOISE_HYBRID_HFS;
@@ -351,6 +431,39 @@ static int noise_parse_pattern(struct noise_protocol *proto, const char *s,
 	return noise_parse_modifiers(proto, s + plen, len - plen);
 }
 
+/*
+ * The DH section: one DH function; with hfs, the DH function '+' the KEM
+ * ("25519+MLKEM768"); without hfs, two DH functions ("25519+448", hybrid:
+ * valid, not run).
+ */
+static int noise_parse_dh(struct noise_protocol *proto, const char *s, size_t len)
+{
+	const char *plus = memchr(s, '+', len);
+	size_t l1 = plus ? plus - s : len;
+	bool hfs = proto->hybrid & NOISE_HYBRID_HFS;
+	int id;
+
+	id = noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), s, l1);
+	if (id < 0)
+		return noise_bad("unknown DH function");
+	proto->dh = id;
+	if (!plus)
+		return hfs ? noise_bad("hfs needs a KEM after the DH function") : 0;
+	s += l1 + 1;
+	len -= l1 + 1;
+	if (hfs) {
+		id = noise_lookup(noise_kem_names, ARRAY_SIZE(noise_kem_names), s, len);
+		if (id < 0)
+			return noise_bad("hfs: unknown KEM (MLKEM768 or MLKEM1024)");
+		proto->kem = id;
+		return 0;
+	}
+	if (noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), s, len) < 0)
+		return noise_bad("unknown second DH function (or a KEM without hfs)");
+	proto->hybrid |= NOISE_HYBRID_DH;
+	return 0;
+}
+
 static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 				size_t len)
 {
@@ -376,21 +489,6 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 			name = us + 1;
 		}
 	}
-	id = noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], slen[1]);
-	if (id < 0) {
-		/* "25519+448": two DH functions (hybrid), valid but unsupported. */
-		const char *plus = memchr(sec[1], '+', slen[1]);
-		size_t l1 = plus ? plus - sec[1] : 0;
-
-		if (!plus ||
-		    noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], l1) < 0 ||
-		    noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), plus + 1,
-				 slen[1] - l1 - 1) < 0)
-			return noise_bad("unknown DH function");
-		id = noise_lookup(noise_dh_names, ARRAY_SIZE(noise_dh_names), sec[1], l1);
-		proto->hybrid |= NOISE_HYBRID_DH;
-	}
-	proto->dh = id;
 	id = noise_lookup(noise_cipher_names, ARRAY_SIZE(noise_cipher_names),
 			  sec[2], slen[2]);
 	if (id < 0)
@@ -400,7 +498,9 @@ static int noise_parse_sections(struct noise_protocol *proto, const char *name,
 	if (id < 0)
 		return noise_bad("unknown hash");
 	proto->hash = id;
-	return noise_parse_pattern(proto, sec[0], slen[0]);
+	id = noise_parse_pattern(proto, sec[0], slen[0]);
+	/* After the modifiers: hfs decides what may follow the '+'. */
+	return id ? id : noise_parse_dh(proto, sec[1], slen[1]);
 }
 
 /*
@@ -449,11 +549,11 @@ static void noise_find_e_last(struct noise_pattern *p, bool fallback)
  * @name: e.g. "Noise_XXpsk3_25519_ChaChaPoly_SHA256", NUL-terminated.
  *
  * Context: any.
- * Return: 0; -EINVAL for a malformed name, an unknown pattern, DH, cipher or
- * hash, a misplaced or unsorted modifier or an invalid resulting pattern;
- * -EOPNOTSUPP for a valid name this engine cannot run: hybrid forward
- * secrecy (two DH functions such as "25519+448", or the hfs modifier), or
- * 448 while X448 is not available.
+ * Return: 0; -EINVAL for a malformed name, an unknown pattern, DH, KEM,
+ * cipher or hash, a misplaced or unsorted modifier, an invalid resulting
+ * pattern, hfs without a KEM or on a one-way pattern, a KEM without hfs;
+ * -EOPNOTSUPP for a valid name this engine cannot run: two DH functions
+ * ("25519+448"), hfs with fallback, or 448 while X448 is not available.
  */
 int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 {
@@ -466,11 +566,15 @@ int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 	err = noise_parse_sections(proto, name, len);
 	if (!err)
 		err = noise_validate(&proto->pattern);
+	/* After the fallback modifier, which rebuilds the pattern. */
+	proto->pattern.ekem1_msg = NOISE_NO_MSG;
+	if (!err && proto->kem)
+		err = noise_protocol_hfs(proto);
 	if (err) {
 		pr_debug("noise: refused protocol name '%s'\n", name);
 		return err;
 	}
-	if (proto->hybrid) {
+	if (proto->hybrid & NOISE_HYBRID_DH) {
 		pr_debug("noise: %s: hybrid forward secrecy is not supported\n", name);
 		return -EOPNOTSUPP;
 	}

@@ -18,9 +18,11 @@ enum noise_token {
 	NOISE_TOK_SE,
 	NOISE_TOK_SS,
 	NOISE_TOK_PSK,
+	NOISE_TOK_E1,		/* hfs: the sender's KEM public key */
+	NOISE_TOK_EKEM1,	/* hfs: a KEM ciphertext to the received e1 */
 };
 
-#define NOISE_MAX_TOKENS	8	/* per message, psk tokens included */
+#define NOISE_MAX_TOKENS	8	/* per message, psk and KEM tokens included */
 #define NOISE_MAX_PRE_TOKENS	2	/* a pre-message is e, s or e, s */
 
 enum noise_hash_id { NOISE_HASH_SHA256, NOISE_HASH_SHA512, NOISE_HASH_BLAKE2S,
@@ -39,6 +41,8 @@ enum noise_hash_id { NOISE_HASH_SHA256, NOISE_HASH_SHA512, NOISE_HASH_BLAKE2S,
  *	its e, and for the initiator of an interactive pattern that is not a
  *	fallback protocol at least message 1 (a fallback may follow, see
  *	noise_find_e_last()); NOISE_NO_MSG if none.
+ * @ekem1_msg: with hfs, the message that holds ekem1: once it is written or
+ *	read, the KEM secrets are wiped; NOISE_NO_MSG without hfs.
  */
 struct noise_pattern {
 	u8 pre[2][NOISE_MAX_PRE_TOKENS + 1];
@@ -47,6 +51,7 @@ struct noise_pattern {
 	u8 num_psks;
 	bool one_way;
 	u8 e_last[2];
+	u8 ekem1_msg;
 };
 
 #define NOISE_HYBRID_DH		1	/* two DH functions, "25519+448" */
@@ -67,7 +72,9 @@ static inline int noise_pattern_sender(const struct noise_pattern *p, unsigned i
  * @cipher: enum noise_cipher_id.
  * @hash: enum noise_hash_id.
  * @fallback: the fallback modifier was applied.
- * @hybrid: NOISE_HYBRID_* bits: valid syntax the engine does not run.
+ * @hybrid: NOISE_HYBRID_* bits: NOISE_HYBRID_DH is valid syntax the engine
+ *	does not run; NOISE_HYBRID_HFS is the hfs modifier (see @kem).
+ * @kem: with hfs, the KEM (enum noise_mlkem_param); 0 without.
  * @name_len: length of @name.
  * @name: the protocol name (hashed into the SymmetricState).
  */
@@ -78,6 +85,7 @@ struct noise_protocol {
 	u8 hash;
 	bool fallback;
 	u8 hybrid;
+	u8 kem;
 	u16 name_len;
 	char name[NOISE_MAX_NAME_LEN + 1];
 };

@@ -46,10 +46,20 @@ static const struct et_name_case et_bad_names[] = {
 	{ "Noise_NX2" SUITE, -EINVAL },
 	{ "Noise_XX_25518_ChaChaPoly_SHA256", -EINVAL },	/* unknown DH */
 	{ "Noise_XX_25519+448_ChaChaPoly_SHA256", -EOPNOTSUPP },	/* hybrid DH */
-	{ "Noise_XXhfs_25519+448_ChaChaPoly_SHA256", -EOPNOTSUPP },	/* hfs */
-	{ "Noise_XXhfs" SUITE, -EOPNOTSUPP },
-	{ "Noise_XXfallback+hfs" SUITE, -EOPNOTSUPP },
-	{ "Noise_XXhfs+hfs" SUITE, -EINVAL },
+	{ "Noise_XXhfs_25519+448_ChaChaPoly_SHA256", -EINVAL },	/* hfs: no KEM */
+	{ "Noise_XXhfs" SUITE, -EINVAL },
+	{ "Noise_XXhfs_25519+MLKEM512_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XXhfs_25519+mlkem768_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XXhfs_25519+MLKEM768+448_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XXhfs_MLKEM768_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XXhfs_MLKEM768+25519_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XX_25519+MLKEM768_ChaChaPoly_SHA256", -EINVAL },	/* KEM, no hfs */
+	{ "Noise_Nhfs_25519+MLKEM768_ChaChaPoly_SHA256", -EINVAL },	/* one-way */
+	{ "Noise_Khfs_25519+MLKEM768_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_Xhfs+psk1_25519+MLKEM1024_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XXfallback+hfs_25519+MLKEM768_ChaChaPoly_SHA256", -EOPNOTSUPP },
+	{ "Noise_XXhfs+hfs_25519+MLKEM768_ChaChaPoly_SHA256", -EINVAL },
+	{ "Noise_XXHFS_25519+MLKEM768_ChaChaPoly_SHA256", -EINVAL },
 	{ "Noise_XX_25519+_ChaChaPoly_SHA256", -EINVAL },
 	{ "Noise_XX_25519+449_ChaChaPoly_SHA256", -EINVAL },
 	{ "Noise_XX_25519_ChaCha_SHA256", -EINVAL },	/* unknown cipher */
@@ -88,6 +98,10 @@ static void et_names(struct kunit *test)
 		"Noise_NNpsk0+psk2" SUITE, "Noise_X1X1psk0+psk4" SUITE,
 		"Noise_Kpsk0+psk1_25519_AESGCM_BLAKE2b", "Noise_I1X1psk3_25519_AESGCM_SHA512",
 		"Noise_XXfallback_25519_ChaChaPoly_BLAKE2s", "Noise_NNfallback" SUITE,
+		"Noise_XXhfs_25519+MLKEM1024_AESGCM_SHA512",
+		"Noise_IKhfs+psk2_25519+MLKEM768_ChaChaPoly_BLAKE2s",
+		"Noise_NNpsk0+hfs+psk2_25519+MLKEM768_AESGCM_BLAKE2b",
+		"Noise_I1X1hfs_25519+MLKEM1024_ChaChaPoly_SHA256",
 	};
 	struct noise_protocol_info info;
 	char *longname;

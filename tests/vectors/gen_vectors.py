@@ -18,7 +18,9 @@ import sys
 
 KEYS = ['init_prologue', 'init_static', 'init_ephemeral', 'init_remote_static',
         'resp_prologue', 'resp_static', 'resp_ephemeral', 'resp_remote_static',
-        'handshake_hash']
+        'handshake_hash',
+        # hfs: the seed d || z of the initiator's e1, the m of the responder's ekem1
+        'init_kem_ephemeral', 'resp_kem_ephemeral']
 
 
 class Skip(Exception):
@@ -90,7 +92,7 @@ def convert(v, idx, out, tag):
     if not isinstance(name, str):
         raise Skip('no protocol_name')
     if v.get('hybrid') or v.get('init_hybrid_ephemeral') or v.get('resp_hybrid_ephemeral'):
-        raise Skip('hybrid forward secrecy is not supported')
+        raise Skip('hybrid DH (two DH functions) is not supported')
     first, fallback = names_for(v, name)
     fields = {k: unhex(v[k], k) if v.get(k) is not None else None for k in KEYS}
     psks = {}

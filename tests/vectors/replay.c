@@ -242,6 +242,23 @@ static int noise_replay_eph(struct noise_handshake *hs,
 	return noise_handshake_set_ephemeral_for_testing(hs, e->p);
 }
 
+/*
+ * hfs vectors: the KEM randomness (init_kem_ephemeral for e1,
+ * resp_kem_ephemeral for ekem1) goes in through the test build's hook;
+ * without it (-EOPNOTSUPP) such a vector cannot be replayed.
+ */
+static int noise_replay_kem(struct noise_handshake *hs,
+			    const struct noise_vec_bytes *seed)
+{
+	if (!seed->p)
+		return 0;
+#ifdef NOISE_TESTING
+	return noise_handshake_set_kem_seed_for_testing(hs, seed->p, seed->len);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 static enum noise_vec_result noise_replay_plain(struct noise_vreplay *r,
 						const struct noise_protocol_info *info)
 {
@@ -249,6 +266,7 @@ static enum noise_vec_result noise_replay_plain(struct noise_vreplay *r,
 	struct noise_handshake *ini = NULL, *res = NULL;
 	enum noise_vec_result ret;
 	struct noise_keys ki, kr;
+	int err;
 
 	if (!noise_replay_keys(r, true, info->dh_len, &ki) ||
 	    !noise_replay_keys(r, false, info->dh_len, &kr)) {
@@ -269,6 +287,19 @@ static enum noise_vec_result noise_replay_plain(struct noise_vreplay *r,
 	if (noise_replay_eph(ini, &v->init_ephemeral, info->dh_len) ||
 	    (!info->one_way && noise_replay_eph(res, &v->resp_ephemeral, info->dh_len))) {
 		ret = noise_replay_fail(r, "cannot set the ephemeral keys");
+		goto out;
+	}
+	err = noise_replay_kem(ini, &v->init_kem_ephemeral);
+	if (!err)
+		err = noise_replay_kem(res, &v->resp_kem_ephemeral);
+	if (err == -EOPNOTSUPP) {
+		snprintf(r->why, r->why_len,
+			 "hfs: the KEM seeds need the test build (NOISE_TESTING=1)");
+		ret = NOISE_VEC_SKIP;
+		goto out;
+	}
+	if (err) {
+		ret = noise_replay_fail(r, "cannot set the KEM seeds (%d)", err);
 		goto out;
 	}
 	ret = noise_replay_run(r, info, ini, res, 0);
@@ -374,7 +405,8 @@ enum noise_vec_result noise_vector_replay_flags(const struct noise_vector *v,
 	if (!err && v->fallback_name)
 		err = noise_protocol_info(v->fallback_name, &fb);
 	if (err == -EOPNOTSUPP) {
-		snprintf(why, why_len, "not supported by this build (X448 not ready?)");
+		snprintf(why, why_len,
+			 "not supported by this build (X448 not ready? two DH functions? hfs with fallback?)");
 		return NOISE_VEC_SKIP;
 	}
 	if (err) {

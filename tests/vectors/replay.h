@@ -35,6 +35,8 @@ struct noise_vec_msg {
  * @resp_ephemeral: responder's ephemeral private key.
  * @resp_remote_static: initiator's static public key, known in advance.
  * @handshake_hash: expected h after the handshake.
+ * @init_kem_ephemeral: hfs: the 64-byte seed d || z of the initiator's e1.
+ * @resp_kem_ephemeral: hfs: the 32-byte m of the responder's ekem1.
  * @init_psks: the initiator's PSKs.
  * @resp_psks: the responder's PSKs.
  * @num_init_psks: number of @init_psks.
@@ -47,7 +49,8 @@ struct noise_vector {
 	bool fail;
 	struct noise_vec_bytes init_prologue, init_static, init_ephemeral,
 			       init_remote_static, resp_prologue, resp_static,
-			       resp_ephemeral, resp_remote_static, handshake_hash;
+			       resp_ephemeral, resp_remote_static, handshake_hash,
+			       init_kem_ephemeral, resp_kem_ephemeral;
 	const struct noise_vec_bytes *init_psks, *resp_psks;
 	unsigned int num_init_psks, num_resp_psks;
 	const struct noise_vec_msg *msgs;

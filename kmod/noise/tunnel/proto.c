@@ -75,6 +75,11 @@ static int noise_proto_check(const char *name, struct noise_protocol_info *info,
 		NL_SET_ERR_MSG(extack, "fallback patterns are not supported by the tunnel");
 		return -EINVAL;
 	}
+	if (info->kem_pub_len) {
+		/* KEM keys do not fit its 512-byte handshake messages. */
+		NL_SET_ERR_MSG(extack, "hfs is not supported by the tunnel");
+		return -EINVAL;
+	}
 	if (!info->needs_local_static[NOISE_INITIATOR]) {
 		NL_SET_ERR_MSG(extack, "pattern leaves the initiator anonymous");
 		return -EINVAL;
