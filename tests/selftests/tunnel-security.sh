@@ -149,7 +149,7 @@ dyndbg() {
 }
 
 gives_up() {
-	local scale=/sys/module/noise/parameters/debug_time_scale i t0 now begun resent want
+	local scale=/sys/module/noise/parameters/debug_time_scale i t0 now begun resent b1 r1 want
 	t0=$(date +%s%N)
 	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
 	echo 30 > "$scale" || return 1
@@ -163,23 +163,8 @@ gives_up() {
 		st_nap 0.5
 	done
 	echo 1 > "$scale"
-	dyndbg -p
 	now=$(date +%s%N)
 	cat "$st_tmp/mon-1"
-	dmesg | sed 's/^\[ *[0-9.]*\] //' |
-		grep -E 'noise0: (peer [0-9]+ \(.*\): )?(handshake|message dropped)' |
-		sort | uniq -c | sort -rn | head -8
-	# A handshake of the case before may still be running (then this
-	# case's first message is a resend): a line for each counter that grew.
-	want=('peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake given up'
-	      'noise0: message dropped: mac1')
-	[ "$(nt_json 1 '.peers[0].stats.hs_initiations')" -gt "$begun" ] &&
-		want+=('peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake begun')
-	[ "$(nt_json 1 '.peers[0].stats.hs_resent')" -gt "$resent" ] &&
-		want+=('peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake message sent again')
-	for i in "${want[@]}"; do
-		dmesg | grep -Eq "$i" || st_fail "no debug line '$i' in the kernel log" || return 1
-	done
 	nt_json 1 '.peers[0] | "begun \(.stats.hs_initiations), resent \(.stats.hs_resent), given up \(.stats.hs_given_up), latest attempt \(.latest_attempt_ns)"'
 	grep -q "handshake-failed.*$(nt_json 1 '.peers[0].public_key')" "$st_tmp/mon-1" ||
 		st_fail "no handshake-failed event for the peer" || return 1
@@ -187,7 +172,25 @@ gives_up() {
 	st_ge "hs_resent" "$(nt_json 1 '.peers[0].stats.hs_resent')" 1 &&
 	st_ge "hs_given_up" "$(nt_json 1 '.peers[0].stats.hs_given_up')" 1 &&
 	st_ge "latest_attempt_ns after the start" "$(nt_json 1 '.peers[0].latest_attempt_ns')" "$t0" &&
-	st_ge "now after latest_attempt_ns" "$now" "$(nt_json 1 '.peers[0].latest_attempt_ns')"
+	st_ge "now after latest_attempt_ns" "$now" "$(nt_json 1 '.peers[0].latest_attempt_ns')" ||
+		return 1
+	b1=$(nt_json 1 '.peers[0].stats.hs_initiations') &&
+	r1=$(nt_json 1 '.peers[0].stats.hs_resent') || return 1
+	dyndbg -p
+	dmesg | sed 's/^\[ *[0-9.]*\] //' |
+		grep -E 'noise0: (peer [0-9]+ \(.*\): )?(handshake|message dropped)' |
+		sort | uniq -c | sort -rn | head -8
+	# A handshake of the case before may still be running (then this
+	# case's first message is a resend): a line for each counter that grew.
+	want=('peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake given up'
+	      'noise0: message dropped: mac1')
+	[ "$b1" -gt "$begun" ] &&
+		want+=('peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake begun')
+	[ "$r1" -gt "$resent" ] &&
+		want+=('peer [0-9]+ \(10.99.0.2:[0-9]+\): handshake message sent again')
+	for i in "${want[@]}"; do
+		dmesg | grep -Eq "$i" || st_fail "no debug line '$i' in the kernel log" || return 1
+	done
 }
 
 right_keys_again() {
