@@ -273,12 +273,10 @@ def send(src, sport, dst, dport, payloads):
     s, d = socket.inet_aton(src), socket.inet_aton(dst)
     for p in payloads:
         udp = struct.pack('!HHHH', int(sport), int(dport), 8 + len(p), 0) + p
-        c = checksum(s + d + struct.pack('!BBH', 0, socket.IPPROTO_UDP, len(udp)) + udp)
-        udp = udp[:6] + struct.pack('!H', c or 0xffff) + udp[8:]
         ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(udp), random.randrange(65536),
                          0, 64, socket.IPPROTO_UDP, 0, s, d)
         ip = ip[:10] + struct.pack('!H', checksum(ip)) + ip[12:]
-        send_ip(ip + udp)
+        send_ip(udp_checksum(ip + udp))
     return len(payloads)
 
 
