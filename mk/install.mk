@@ -8,8 +8,10 @@
 #   make install-noisectl  noisectl, its man page and its bash completion
 #                       (and those of noise-quick)
 #   make install-noise-quick  noise-quick, its man page, its bash completion
-#                       and its systemd units (noise-quick@.service,
-#                       noise-quick.target) into SYSTEMD_UNIT_DIR
+#                       and the systemd units (noise-quick@.service,
+#                       noise-quick.target, and noise-netdev@.service, which
+#                       makes a device for systemd-networkd or
+#                       NetworkManager) into SYSTEMD_UNIT_DIR
 #   make dkms-install   the sources to /usr/src/noise-<version>, then
 #                       dkms install (rebuilt for every new kernel)
 #   make dkms-remove    dkms remove --all, and the sources
