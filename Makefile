@@ -11,6 +11,9 @@
 #   make kunit [T=module|glob]    KUnit suites in UML
 #   make selftests [T="name ..."] selftests in UML (also: make selftest T=name)
 #   make style | sparse | w1      one static check
+#   make netlink-gen  regenerate the uapi header and the kernel's netlink
+#                   policies and ops from Documentation/netlink/specs/
+#                   noise.yaml (the kernel's ynl-gen-c; mk/netlink-gen.sh)
 #   make deps       install the Debian packages make check needs (root);
 #                   make deps-GROUP for one group of tests/deps.list
 #
@@ -68,6 +71,9 @@ selftests selftest: deps-check
 style sparse w1: deps-check
 	tests/check $@
 
+netlink-gen:
+	mk/netlink-gen.sh
+
 demo: deps-demo
 	tests/demo/run
 
@@ -78,7 +84,7 @@ clean:
 	rm -rf out .tmp_versions
 	@if [ -f userspace/noisectl/Makefile ]; then $(MAKE) -C userspace/noisectl clean; fi
 
-.PHONY: all modules noisectl deps uml uml-modules check kunit selftests \
+.PHONY: all modules noisectl deps uml uml-modules check kunit selftests netlink-gen \
 	selftest style sparse w1 demo clean
 
 # Area fragments (mk/*.mk) add their own targets.

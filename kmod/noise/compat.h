@@ -91,10 +91,32 @@ static inline void noise_netdev_set_lltx(struct net_device *dev)
 }
 
 /*
- * Not shimmed, because the portable form is as simple (for the tunnel):
- * genetlink: use .ops (struct genl_ops), not .split_ops (6.2); attributes:
- * NLA_U32/NLA_U64, not NLA_UINT and nla_get_uint()/nla_put_uint() (6.7).
+ * The generic netlink code the kernel's YNL generator makes from the spec
+ * (tunnel/noise-nl-gen.c, which Kbuild compiles with this header included
+ * first): split ops (struct genl_split_ops, 6.2; on 6.1 the same members
+ * exist in struct genl_ops, and the generated table has one entry per
+ * command), and NLA_UINT attributes (6.7; before, a read-only attribute
+ * of ours is a u64 there, and nla_put_uint() below writes what a 6.7
+ * kernel writes: 4 bytes when the value fits, else 8). The family
+ * registers the generated table noise_nl_ops with NOISE_GENL_OPS.
  */
+#if NOISE_KERNEL_AT_LEAST(6, 2)
+#define NOISE_GENL_OPS	.split_ops = noise_nl_ops, .n_split_ops = ARRAY_SIZE(noise_nl_ops)
+#else
+#define genl_split_ops	genl_ops
+#define NOISE_GENL_OPS	.ops = noise_nl_ops, .n_ops = ARRAY_SIZE(noise_nl_ops)
+#endif
+#if !NOISE_KERNEL_AT_LEAST(6, 7)
+#define NLA_UINT			NLA_U64
+static inline int nla_put_uint(struct sk_buff *skb, int attrtype, u64 value)
+{
+	u32 value32 = value;
+
+	if (value32 == value)
+		return nla_put_u32(skb, attrtype, value32);
+	return nla_put(skb, attrtype, sizeof(value), &value);
+}
+#endif
 
 /*
  * The attributes genetlink parsed for a dump (in .start and .dumpit):

@@ -34,6 +34,8 @@ MODULE_PARM_DESC(requests, "malformed netlink requests fed");
 #define FN_BUF		(192 * 1024)
 #define FN_DEPTH	256
 #define FN_PEERS	4
+/* Attribute 1 of the device and peer sets: reserved, never valid. */
+#define FN_RESERVED	1
 
 enum fn_defect {
 	/* top level */
@@ -292,7 +294,7 @@ static void fn_peer_defect(struct fn_ctx *c, const u8 *key)
 			fn_end(c);
 			break;
 		default:
-			fn_put(c, NOISE_A_PEER_PAD, NULL, fn_below(c, 9));
+			fn_put(c, FN_RESERVED, NULL, fn_below(c, 9));
 			break;
 		}
 		break;
@@ -300,11 +302,11 @@ static void fn_peer_defect(struct fn_ctx *c, const u8 *key)
 		if (fn_below(c, 2))
 			flags = BIT(4 + fn_below(c, 28)) | fn_below(c, 16);
 		else
-			flags = NOISE_PEER_F_REMOVE_ME | BIT(1 + fn_below(c, 3));
+			flags = NOISE_PEER_FLAG_REMOVE_ME | BIT(1 + fn_below(c, 3));
 		fn_u32(c, NOISE_A_PEER_FLAGS, flags);
 		break;
 	case FN_P_REMOVE_EXTRA:
-		fn_u32(c, NOISE_A_PEER_FLAGS, NOISE_PEER_F_REMOVE_ME);
+		fn_u32(c, NOISE_A_PEER_FLAGS, NOISE_PEER_FLAG_REMOVE_ME);
 		if (fn_below(c, 2))
 			fn_u16(c, NOISE_A_PEER_PERSISTENT_KEEPALIVE, fn_below(c, 100));
 		else
@@ -312,14 +314,13 @@ static void fn_peer_defect(struct fn_ctx *c, const u8 *key)
 		break;
 	case FN_P_PSK:
 		if (fn_below(c, 2)) {
+			/* not a whole number of keys */
 			fn_put(c, NOISE_A_PEER_PRESHARED_KEY, NULL,
-			       fn_below(c, 2) ? fn_below(c, 32) : 33 + fn_below(c, 40));
+			       fn_below(c, 2) ? 1 + fn_below(c, 31) : 33 + fn_below(c, 31));
 		} else {
 			/* one psk token in the protocol: 2..6 keys are too many */
-			unsigned int i, n = 2 + fn_below(c, 5);
-
-			for (i = 0; i < n; i++)
-				fn_put(c, NOISE_A_PEER_PRESHARED_KEY, NULL, NOISE_PSK_KEY_LEN);
+			fn_put(c, NOISE_A_PEER_PRESHARED_KEY, NULL,
+			       (2 + fn_below(c, 5)) * NOISE_PSK_KEY_LEN);
 		}
 		break;
 	case FN_P_ENDPOINT:
@@ -364,7 +365,7 @@ static void fn_peer(struct fn_ctx *c, const u8 *key, bool flat)
 		fn_put(c, NOISE_A_PEER_PUBLIC_KEY, key, NOISE_KEY_LEN_25519);
 	}
 	if (!fn_below(c, 8) && !bad) {	/* a removal: key and flag only */
-		fn_u32(c, NOISE_A_PEER_FLAGS, NOISE_PEER_F_REMOVE_ME);
+		fn_u32(c, NOISE_A_PEER_FLAGS, NOISE_PEER_FLAG_REMOVE_ME);
 		fn_end(c);
 		return;
 	}
@@ -386,7 +387,7 @@ static void fn_peer(struct fn_ctx *c, const u8 *key, bool flat)
 		case 3:
 			if (i == 3)
 				fn_u32(c, NOISE_A_PEER_FLAGS,
-				       fn_below(c, 16) & ~NOISE_PEER_F_REMOVE_ME);
+				       fn_below(c, 16) & ~NOISE_PEER_FLAG_REMOVE_ME);
 			break;
 		default:
 			n = fn_below(c, 3);
@@ -504,7 +505,7 @@ static void fn_top_defect(struct fn_ctx *c)
 			fn_end(c);
 			break;
 		default:
-			fn_put(c, NOISE_A_DEVICE_PAD, NULL, 8);
+			fn_put(c, FN_RESERVED, NULL, 8);
 			break;
 		}
 		break;
@@ -602,7 +603,7 @@ static void fn_begin(struct fn_ctx *c)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = fn_below(c, 1000);
 	g->cmd = NOISE_CMD_SET_DEVICE;
-	g->version = NOISE_GENL_VERSION;
+	g->version = NOISE_FAMILY_VERSION;
 	c->len = NLMSG_HDRLEN + GENL_HDRLEN;
 	c->depth = 0;
 	c->slots = 0;

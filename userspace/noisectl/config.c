@@ -268,7 +268,7 @@ static bool add_psk(struct config_ctx *ctx, struct noise_peer *peer,
 	if (!peer->has_psks)
 		peer->psk_line = ctx->line;
 	peer->has_psks = true;
-	peer->flags |= NOISE_PEER_F_REPLACE_PSKS;
+	peer->flags |= NOISE_PEER_FLAG_REPLACE_PSKS;
 	peer->n_psks++;
 	return true;
 }
@@ -277,7 +277,7 @@ static bool new_peer(struct config_ctx *ctx)
 {
 	ctx->peer = device_add_peer(ctx->dev);
 	ctx->peer->line = ctx->line;
-	ctx->peer->flags = NOISE_PEER_F_REPLACE_ALLOWEDIPS;
+	ctx->peer->flags = NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS;
 	return true;
 }
 
@@ -603,7 +603,7 @@ static int cmd_peer_psk(struct config_ctx *ctx, struct noise_peer *peer,
 		return -1;
 	}
 	peer->has_psks = true;
-	peer->flags |= NOISE_PEER_F_REPLACE_PSKS;
+	peer->flags |= NOISE_PEER_FLAG_REPLACE_PSKS;
 	peer->n_psks += r;
 	return 1;
 }
@@ -620,7 +620,7 @@ static int cmd_peer_ips(struct config_ctx *ctx, struct noise_peer *peer,
 		if (!isspace((unsigned char)*s))
 			*d++ = *s;
 	*d = '\0';
-	peer->flags |= NOISE_PEER_F_REPLACE_ALLOWEDIPS;
+	peer->flags |= NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS;
 	peer->n_ips = 0;
 	ok = parse_allowedips(peer, v, err, sizeof(err));
 	free(v);
@@ -668,8 +668,8 @@ static bool cmd_check_removes(struct config_ctx *ctx)
 	for (i = 0; i < ctx->dev->n_peers; i++) {
 		struct noise_peer *p = &ctx->dev->peers[i];
 
-		if ((p->flags & NOISE_PEER_F_REMOVE_ME) &&
-		    (p->flags != NOISE_PEER_F_REMOVE_ME || p->has_endpoint ||
+		if ((p->flags & NOISE_PEER_FLAG_REMOVE_ME) &&
+		    (p->flags != NOISE_PEER_FLAG_REMOVE_ME || p->has_endpoint ||
 		     p->has_keepalive || p->has_psks)) {
 			config_err(ctx, "set: a peer to remove takes no other argument");
 			return false;
@@ -689,7 +689,7 @@ struct noise_device *config_read_cmd(int argc, char *const argv[])
 		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (peer && !strcmp(arg, "remove")) {
-			peer->flags |= NOISE_PEER_F_REMOVE_ME;
+			peer->flags |= NOISE_PEER_FLAG_REMOVE_ME;
 			continue;
 		}
 		if (!val && strcmp(arg, "remove")) {

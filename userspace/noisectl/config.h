@@ -13,7 +13,7 @@
 /*
  * Parse the config in f (named path in messages) into a new device: only
  * what the file says is marked present. Every peer gets
- * NOISE_PEER_F_REPLACE_ALLOWEDIPS, and NOISE_PEER_F_REPLACE_PSKS when it
+ * NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS, and NOISE_PEER_FLAG_REPLACE_PSKS when it
  * has PresharedKey lines. NULL after one error line on stderr.
  */
 struct noise_device *config_read(FILE *f, const char *path);

@@ -40,7 +40,7 @@ struct noise_stats {
 };
 
 struct noise_peer {
-	u32 flags;			/* NOISE_PEER_F_* */
+	u32 flags;			/* NOISE_PEER_FLAG_* */
 	size_t key_len;
 	u8 public_key[NOISE_MAX_KEY_LEN];
 	int line;			/* config line of PublicKey, or 0 */
@@ -70,7 +70,7 @@ struct noise_peer {
 struct noise_device {
 	char ifname[IFNAMSIZ];
 	u32 ifindex;
-	u32 flags;			/* NOISE_DEVICE_F_* */
+	u32 flags;			/* NOISE_DEVICE_FLAG_* */
 
 	bool has_protocol;
 	char protocol[NOISE_PROTOCOL_NAME_MAX + 1];

@@ -131,11 +131,11 @@ static struct nl_sock *genl_open(int *family)
 
 	if (!sk)
 		return NULL;
-	*family = genl_ctrl_resolve(sk, NOISE_GENL_NAME);
+	*family = genl_ctrl_resolve(sk, NOISE_FAMILY_NAME);
 	if (*family < 0) {
 		fprintf(stderr,
 			"%s: no generic netlink family '%s' (is the noise module loaded?)\n",
-			prog, NOISE_GENL_NAME);
+			prog, NOISE_FAMILY_NAME);
 		nl_socket_free(sk);
 		return NULL;
 	}
@@ -207,6 +207,18 @@ static bool get_key(u8 *key, size_t *len, const struct nlattr *a)
 	return true;
 }
 
+/* A uint attribute: 4 or 8 bytes, as the kernel's nla_put_uint() writes. */
+static bool get_uint(const struct nlattr *a, u64 *v)
+{
+	if (nla_len(a) == sizeof(u32))
+		*v = nla_get_u32((struct nlattr *)a);
+	else if (nla_len(a) == sizeof(u64))
+		*v = nla_get_u64((struct nlattr *)a);
+	else
+		return false;
+	return true;
+}
+
 static bool parse_stats(struct noise_stats *st, struct nlattr *nest)
 {
 	const struct nlattr *a;
@@ -215,11 +227,10 @@ static bool parse_stats(struct noise_stats *st, struct nlattr *nest)
 	nla_for_each_nested(a, nest, rem) {
 		int t = nla_type(a);
 
-		if (t <= NOISE_A_STATS_PAD || t > NOISE_A_STATS_MAX)
+		if (t < NOISE_A_STATS_RX_BYTES || t > NOISE_A_STATS_MAX)
 			continue;
-		if (nla_len(a) != sizeof(u64))
+		if (!get_uint(a, &st->v[t]))
 			return false;
-		st->v[t] = nla_get_u64(a);
 		st->present |= 1U << t;
 	}
 	return true;
@@ -294,10 +305,12 @@ static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
 		peer->keepalive = nla_get_u16(tb[NOISE_A_PEER_PERSISTENT_KEEPALIVE]);
 		peer->has_keepalive = true;
 	}
-	if (tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME])
-		peer->last_handshake_ns = nla_get_u64(tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME]);
-	if (tb[NOISE_A_PEER_LAST_ATTEMPT_TIME])
-		peer->last_attempt_ns = nla_get_u64(tb[NOISE_A_PEER_LAST_ATTEMPT_TIME]);
+	if (tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME] &&
+	    !get_uint(tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME], &peer->last_handshake_ns))
+		return false;
+	if (tb[NOISE_A_PEER_LAST_ATTEMPT_TIME] &&
+	    !get_uint(tb[NOISE_A_PEER_LAST_ATTEMPT_TIME], &peer->last_attempt_ns))
+		return false;
 	if (tb[NOISE_A_PEER_STATS] && !parse_stats(&peer->stats, tb[NOISE_A_PEER_STATS]))
 		return false;
 	/* Repeated attributes: walk the nest again. */
@@ -305,14 +318,19 @@ static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
 		if (nla_type(a) == NOISE_A_PEER_ALLOWEDIP) {
 			if (!parse_allowedip(peer, a))
 				return false;
-		} else if (nla_type(a) == NOISE_A_PEER_PRESHARED_KEY) {
-			if (nla_len(a) != NOISE_PSK_KEY_LEN ||
-			    peer->n_psks == NOISE_PEER_PSK_MAX)
-				return false;
-			memcpy(peer->psks[peer->n_psks++], nla_data(a),
-			       NOISE_PSK_KEY_LEN);
-			peer->has_psks = true;
 		}
+	}
+	/* Only in requests (this parses them back for the unit tests). */
+	a = tb[NOISE_A_PEER_PRESHARED_KEY];
+	if (a) {
+		int len = nla_len(a);
+
+		if (len % NOISE_PSK_KEY_LEN ||
+		    len > NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN)
+			return false;
+		memcpy(peer->psks, nla_data(a), len);
+		peer->n_psks = len / NOISE_PSK_KEY_LEN;
+		peer->has_psks = true;
 	}
 	return true;
 }
@@ -388,7 +406,7 @@ static struct nl_msg *new_msg(struct builder *b)
 
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, b->family, 0,
 				 NLM_F_REQUEST | NLM_F_ACK,
-				 NOISE_CMD_SET_DEVICE, NOISE_GENL_VERSION))
+				 NOISE_CMD_SET_DEVICE, NOISE_FAMILY_VERSION))
 		die_oom();
 	if (b->n == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 4;
@@ -426,20 +444,21 @@ static int put_device(struct nl_msg *msg, const struct noise_device *dev,
 static int put_peer_head(struct nl_msg *msg, const struct noise_peer *peer,
 			 bool continued)
 {
-	int err, i;
+	int err;
 
 	err = nla_put(msg, NOISE_A_PEER_PUBLIC_KEY, peer->key_len,
 		      peer->public_key);
 	if (continued)
 		return err ?: nla_put_u32(msg, NOISE_A_PEER_FLAGS,
-					  NOISE_PEER_F_UPDATE_ONLY);
+					  NOISE_PEER_FLAG_UPDATE_ONLY);
 	if (peer->flags)
 		err = err ?: nla_put_u32(msg, NOISE_A_PEER_FLAGS, peer->flags);
-	if (peer->flags & NOISE_PEER_F_REMOVE_ME)
+	if (peer->flags & NOISE_PEER_FLAG_REMOVE_ME)
 		return err;
-	for (i = 0; peer->has_psks && i < peer->n_psks; i++)
+	/* The keys one after another; none (with REPLACE_PSKS): removed. */
+	if (peer->has_psks && peer->n_psks)
 		err = err ?: nla_put(msg, NOISE_A_PEER_PRESHARED_KEY,
-				     NOISE_PSK_KEY_LEN, peer->psks[i]);
+				     peer->n_psks * NOISE_PSK_KEY_LEN, peer->psks);
 	if (peer->has_endpoint)
 		err = err ?: nla_put(msg, NOISE_A_PEER_ENDPOINT,
 				     peer->endpoint.addr.sa_family == AF_INET ?
@@ -566,7 +585,7 @@ again:
 	msg = nlmsg_alloc();
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
 				 NLM_F_REQUEST | NLM_F_DUMP,
-				 NOISE_CMD_GET_DEVICE, NOISE_GENL_VERSION) ||
+				 NOISE_CMD_GET_DEVICE, NOISE_FAMILY_VERSION) ||
 	    nla_put_string(msg, NOISE_A_DEVICE_IFNAME, ifname))
 		die_oom();
 	d.dev = device_new();
@@ -743,10 +762,10 @@ bool noise_monitor(void (*fn)(const struct noise_event *ev, void *arg),
 	sk = genl_open(&family);
 	if (!sk)
 		return false;
-	grp = genl_ctrl_resolve_grp(sk, NOISE_GENL_NAME, NOISE_MCGRP_PEERS);
+	grp = genl_ctrl_resolve_grp(sk, NOISE_FAMILY_NAME, NOISE_MCGRP_PEERS);
 	if (grp < 0 || nl_socket_add_membership(sk, grp)) {
 		fprintf(stderr, "%s: cannot join the multicast group '%s' of '%s'\n",
-			prog, NOISE_MCGRP_PEERS, NOISE_GENL_NAME);
+			prog, NOISE_MCGRP_PEERS, NOISE_FAMILY_NAME);
 		nl_socket_free(sk);
 		return false;
 	}

@@ -37,9 +37,9 @@ bool noise_monitor(void (*fn)(const struct noise_event *ev, void *arg),
 /*
  * Building and parsing, apart from any socket (the unit tests use them).
  * noise_build_set() fills msgs[0..*n) with the set requests for dev, each
- * at most size bytes: device attributes and NOISE_DEVICE_F_REPLACE_PEERS
+ * at most size bytes: device attributes and NOISE_DEVICE_FLAG_REPLACE_PEERS
  * in the first, peers in order, a peer whose allowed IPs do not fit
- * continued in the next request with NOISE_PEER_F_UPDATE_ONLY (appending).
+ * continued in the next request with NOISE_PEER_FLAG_UPDATE_ONLY (appending).
  */
 bool noise_build_set(const struct noise_device *dev, int family, size_t size,
 		     struct nl_msg ***msgs, size_t *n);

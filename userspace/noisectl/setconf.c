@@ -159,7 +159,7 @@ struct noise_device *syncconf_diff(const struct noise_device *want,
 		p = device_add_peer(req);
 		memcpy(p->public_key, c->public_key, c->key_len);
 		p->key_len = c->key_len;
-		p->flags = NOISE_PEER_F_REMOVE_ME;
+		p->flags = NOISE_PEER_FLAG_REMOVE_ME;
 	}
 	for (i = 0; i < want->n_peers; i++) {
 		const struct noise_peer *w = &want->peers[i];
@@ -180,14 +180,14 @@ struct noise_device *syncconf_diff(const struct noise_device *want,
 			continue;
 		copy_peer(req, w, ips);
 		p = &req->peers[req->n_peers - 1];
-		p->flags = NOISE_PEER_F_UPDATE_ONLY;
+		p->flags = NOISE_PEER_FLAG_UPDATE_ONLY;
 		p->has_endpoint = ep;
 		p->has_keepalive = ka;
 		if (ips)
-			p->flags |= NOISE_PEER_F_REPLACE_ALLOWEDIPS;
+			p->flags |= NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS;
 		p->has_psks = psks;
 		if (psks)
-			p->flags |= NOISE_PEER_F_REPLACE_PSKS;
+			p->flags |= NOISE_PEER_FLAG_REPLACE_PSKS;
 		else
 			explicit_bzero(p->psks, sizeof(p->psks));
 	}
@@ -244,7 +244,7 @@ static void conf_defaults(struct noise_device *dev, const char *path,
 	}
 	dev->has_fwmark = true;
 	if (mode == CONF_SET) {
-		dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
+		dev->flags |= NOISE_DEVICE_FLAG_REPLACE_PEERS;
 		dev->has_listen_port = true;
 	}
 }
@@ -278,7 +278,7 @@ static int conf_main(int argc, char *argv[], enum conf_mode mode)
 		req = syncconf_diff(dev, cur);
 		if (!req) {
 			/* Another protocol: no session survives; replace all. */
-			dev->flags |= NOISE_DEVICE_F_REPLACE_PEERS;
+			dev->flags |= NOISE_DEVICE_FLAG_REPLACE_PEERS;
 		} else if (syncconf_is_empty(req)) {
 			ret = 0;
 			goto out;

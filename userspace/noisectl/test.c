@@ -359,8 +359,8 @@ static void test_config(void)
 	      dev->n_peers == 2, "config/interface", "wrong device fields");
 	inet_ntop(AF_INET, &p[0].endpoint.addr4.sin_addr, s, sizeof(s));
 	check(p[0].key_len == 32 && p[0].n_psks == 1 && p[0].has_psks &&
-	      (p[0].flags & NOISE_PEER_F_REPLACE_PSKS) &&
-	      (p[0].flags & NOISE_PEER_F_REPLACE_ALLOWEDIPS) &&
+	      (p[0].flags & NOISE_PEER_FLAG_REPLACE_PSKS) &&
+	      (p[0].flags & NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS) &&
 	      p[0].endpoint.addr.sa_family == AF_INET && !strcmp(s, "10.0.0.1") &&
 	      ntohs(p[0].endpoint.addr4.sin_port) == 51821 &&
 	      p[0].n_ips == 3 && p[0].ips[0].cidr == 24 && p[0].ips[1].cidr == 64 &&
@@ -369,7 +369,7 @@ static void test_config(void)
 	      "wrong peer fields");
 	check(p[1].endpoint.addr.sa_family == AF_INET6 &&
 	      ntohs(p[1].endpoint.addr6.sin6_port) == 51820 && !p[1].has_psks &&
-	      !(p[1].flags & NOISE_PEER_F_REPLACE_PSKS) && p[1].has_keepalive &&
+	      !(p[1].flags & NOISE_PEER_FLAG_REPLACE_PSKS) && p[1].has_keepalive &&
 	      !p[1].keepalive && !p[1].n_ips, "config/peer-v6", "wrong fields");
 	device_free(dev);
 }
@@ -464,8 +464,8 @@ static void test_set_args(void)
 	check(dev && dev->has_listen_port && dev->listen_port == 1 &&
 	      dev->has_fwmark && !dev->fwmark && dev->n_peers == 2 &&
 	      dev->peers[0].n_ips == 2 && dev->peers[0].has_keepalive &&
-	      (dev->peers[0].flags & NOISE_PEER_F_REPLACE_ALLOWEDIPS) &&
-	      dev->peers[1].flags == NOISE_PEER_F_REMOVE_ME, "set/args",
+	      (dev->peers[0].flags & NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS) &&
+	      dev->peers[1].flags == NOISE_PEER_FLAG_REMOVE_ME, "set/args",
 	      "wrong request");
 	device_free(dev);
 	stderr = fopen("/dev/null", "w");
@@ -495,14 +495,14 @@ static struct noise_device *big_device(size_t peers, size_t ips, bool v6)
 	memset(dev->private_key, 7, 32);
 	dev->has_listen_port = true;
 	dev->listen_port = 51820;
-	dev->flags = NOISE_DEVICE_F_REPLACE_PEERS;
+	dev->flags = NOISE_DEVICE_FLAG_REPLACE_PEERS;
 	for (i = 0; i < peers; i++) {
 		struct noise_peer *p = device_add_peer(dev);
 
 		p->key_len = 32;
 		for (j = 0; j < 32; j++)
 			p->public_key[j] = rnd();
-		p->flags = NOISE_PEER_F_REPLACE_ALLOWEDIPS | NOISE_PEER_F_REPLACE_PSKS;
+		p->flags = NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS | NOISE_PEER_FLAG_REPLACE_PSKS;
 		p->has_psks = true;
 		p->n_psks = 1;
 		memset(p->psks[0], i, 32);
@@ -556,12 +556,12 @@ static void test_split(size_t peers, size_t ips, size_t size)
 		if (nlh->nlmsg_len > size)
 			over++;
 		ok = noise_parse_device(nlh, back) && noise_parse_device(nlh, one);
-		if (one->flags & NOISE_DEVICE_F_REPLACE_PEERS)
+		if (one->flags & NOISE_DEVICE_FLAG_REPLACE_PEERS)
 			flagged += i ? 100 : 1;
 		/* A peer continued from the last message: UPDATE_ONLY. */
 		if (i && one->n_peers && back->n_peers == before + one->n_peers - 1) {
 			cont++;
-			if (one->peers[0].flags != NOISE_PEER_F_UPDATE_ONLY)
+			if (one->peers[0].flags != NOISE_PEER_FLAG_UPDATE_ONLY)
 				ok = false;
 		}
 		device_free(one);
@@ -628,15 +628,15 @@ static void test_diff(void)
 	cur->peers[0].public_key[0] ^= 1;	/* removed, and want's is new */
 	req = syncconf_diff(want, cur);
 	check(req && req->n_peers == 5 && !req->has_private_key &&
-	      req->peers[0].flags == NOISE_PEER_F_REMOVE_ME &&
+	      req->peers[0].flags == NOISE_PEER_FLAG_REMOVE_ME &&
 	      req->peers[1].flags == want->peers[0].flags &&
-	      req->peers[2].flags == NOISE_PEER_F_UPDATE_ONLY &&
+	      req->peers[2].flags == NOISE_PEER_FLAG_UPDATE_ONLY &&
 	      req->peers[2].has_endpoint && !req->peers[2].has_psks &&
 	      !req->peers[2].n_ips &&
-	      req->peers[3].flags == (NOISE_PEER_F_UPDATE_ONLY | NOISE_PEER_F_REPLACE_PSKS) &&
+	      req->peers[3].flags == (NOISE_PEER_FLAG_UPDATE_ONLY | NOISE_PEER_FLAG_REPLACE_PSKS) &&
 	      req->peers[3].has_psks && !req->peers[3].has_endpoint &&
-	      req->peers[4].flags == (NOISE_PEER_F_UPDATE_ONLY |
-				      NOISE_PEER_F_REPLACE_ALLOWEDIPS) &&
+	      req->peers[4].flags == (NOISE_PEER_FLAG_UPDATE_ONLY |
+				      NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS) &&
 	      req->peers[4].n_ips == want->peers[3].n_ips,
 	      "syncconf/changes", "wrong request (%zu peers)", req ? req->n_peers : 0);
 	device_free(req);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noise tunnel: the generic netlink family "noise" (include/uapi/linux/
- * noise.h, Documentation/netlink.rst, Documentation/netlink/specs/
- * noise.yaml).
+ * noise tunnel: the generic netlink family "noise" (Documentation/
+ * netlink.rst). Documentation/netlink/specs/noise.yaml describes it; the
+ * kernel's YNL generator makes from it the uapi header, the policies and
+ * the ops table (noise-nl-gen.c, mk/netlink-gen.sh): genetlink checks
+ * every request against them (strictly) before the handlers below run.
  *
  * GET_DEVICE is a dump split over as many messages as it takes; a peer
  * whose allowed IPs do not fit goes on in the next message, its public key
@@ -20,8 +22,8 @@
  *     order; no step of it can fail.
  *
  * Key material in a request (private key, PSKs) is wiped from the message
- * on every path, refused or not: the command has no genetlink policy, so
- * the doit runs for every request and parses it itself, strictly.
+ * once the doit has run, whatever it decided; a request that genetlink's
+ * policy check refuses never reaches the doit.
  */
 
 #include <linux/bitops.h>
@@ -42,69 +44,21 @@
 #include "../compat.h"
 #include "../noise.h"
 #include "allowedips.h"
+#include "noise-nl-gen.h"
 #include "device.h"
 #include "peer.h"
 #include "tunnel.h"
 
 static struct genl_family noise_genl_family;
 
-enum { NOISE_MCGRP_PEERS_ID };
-
+/*
+ * The group, as in the generated table, with the permission the generator
+ * (6.12's) leaves out: keys, endpoints, handshake times are for
+ * CAP_NET_ADMIN, as GET_DEVICE is.
+ */
 static const struct genl_multicast_group noise_genl_mcgrps[] = {
-	/* Keys, endpoints, handshake times: for CAP_NET_ADMIN, as GET_DEVICE. */
-	[NOISE_MCGRP_PEERS_ID] = { .name = NOISE_MCGRP_PEERS,
-				   .flags = NOISE_GENL_MCAST_NET_ADMIN },
-};
-
-/* Policies (strict: unknown attributes and missing NLA_F_NESTED refused). */
-
-static const struct nla_policy noise_allowedip_policy[NOISE_A_ALLOWEDIP_MAX + 1] = {
-	[NOISE_A_ALLOWEDIP_FAMILY] = { .type = NLA_U16 },
-	[NOISE_A_ALLOWEDIP_ADDR] = NLA_POLICY_RANGE(NLA_BINARY, sizeof(struct in_addr),
-						    sizeof(struct in6_addr)),
-	[NOISE_A_ALLOWEDIP_CIDR_MASK] = NLA_POLICY_MAX(NLA_U8, 128),
-};
-
-static const struct nla_policy noise_peer_policy[NOISE_A_PEER_MAX + 1] = {
-	[NOISE_A_PEER_PAD] = { .type = NLA_REJECT },
-	[NOISE_A_PEER_PUBLIC_KEY] = NLA_POLICY_RANGE(NLA_BINARY, NOISE_KEY_LEN_25519,
-						     NOISE_KEY_LEN_448),
-	[NOISE_A_PEER_PRESHARED_KEY] = NLA_POLICY_EXACT_LEN(NOISE_PSK_KEY_LEN),
-	[NOISE_A_PEER_PSK_ID] = { .type = NLA_REJECT,
-				  .reject_message = "the PSK id is read-only" },
-	[NOISE_A_PEER_FLAGS] = NLA_POLICY_MASK(NLA_U32, __NOISE_PEER_F_ALL),
-	[NOISE_A_PEER_ENDPOINT] = NLA_POLICY_RANGE(NLA_BINARY, sizeof(struct sockaddr_in),
-						   sizeof(struct sockaddr_in6)),
-	[NOISE_A_PEER_PERSISTENT_KEEPALIVE] = { .type = NLA_U16 },
-	[NOISE_A_PEER_LAST_HANDSHAKE_TIME] = {
-		.type = NLA_REJECT, .reject_message = "the handshake time is read-only" },
-	[NOISE_A_PEER_STATS] = { .type = NLA_REJECT,
-				 .reject_message = "statistics are read-only" },
-	[NOISE_A_PEER_ALLOWEDIP] = NLA_POLICY_NESTED(noise_allowedip_policy),
-	[NOISE_A_PEER_LAST_ATTEMPT_TIME] = {
-		.type = NLA_REJECT, .reject_message = "the attempt time is read-only" },
-};
-
-static const struct nla_policy noise_device_set_policy[NOISE_A_DEVICE_MAX + 1] = {
-	[NOISE_A_DEVICE_PAD] = { .type = NLA_REJECT },
-	[NOISE_A_DEVICE_IFINDEX] = { .type = NLA_U32 },
-	[NOISE_A_DEVICE_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
-	[NOISE_A_DEVICE_PROTOCOL] = { .type = NLA_NUL_STRING, .len = NOISE_PROTOCOL_NAME_MAX },
-	[NOISE_A_DEVICE_PRIVATE_KEY] = NLA_POLICY_RANGE(NLA_BINARY, NOISE_KEY_LEN_25519,
-							NOISE_KEY_LEN_448),
-	[NOISE_A_DEVICE_PUBLIC_KEY] = {
-		.type = NLA_REJECT, .reject_message = "the public key is read-only" },
-	[NOISE_A_DEVICE_LISTEN_PORT] = { .type = NLA_U16 },
-	[NOISE_A_DEVICE_FWMARK] = { .type = NLA_U32 },
-	[NOISE_A_DEVICE_FLAGS] = NLA_POLICY_MASK(NLA_U32, __NOISE_DEVICE_F_ALL),
-	[NOISE_A_DEVICE_STATS] = { .type = NLA_REJECT,
-				   .reject_message = "statistics are read-only" },
-	[NOISE_A_DEVICE_PEER] = NLA_POLICY_NESTED(noise_peer_policy),
-};
-
-static const struct nla_policy noise_device_get_policy[NOISE_A_DEVICE_MAX + 1] = {
-	[NOISE_A_DEVICE_IFINDEX] = { .type = NLA_U32 },
-	[NOISE_A_DEVICE_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[NOISE_NLGRP_PEERS] = { .name = NOISE_MCGRP_PEERS,
+				.flags = NOISE_GENL_MCAST_NET_ADMIN },
 };
 
 /* Device lookup: by index or name (both: they must agree); holds a ref. */
@@ -152,15 +106,6 @@ static struct noise_identity *noise_nl_ident(struct noise_device *nd)
 	return rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
 }
 
-/*
- * 64-bit attributes go out unpadded: every netlink reader copies them
- * (nla_get_u64(), libnl, ynl), and 6.12's ynl stops at a pad attribute.
- */
-static int noise_put_u64(struct sk_buff *skb, int type, u64 value)
-{
-	return nla_put(skb, type, sizeof(value), &value);
-}
-
 static int noise_put_stats(struct sk_buff *skb, int type,
 			   const struct noise_stats *st)
 {
@@ -169,17 +114,17 @@ static int noise_put_stats(struct sk_buff *skb, int type,
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (noise_put_u64(skb, NOISE_A_STATS_RX_BYTES, st->rx_bytes) ||
-	    noise_put_u64(skb, NOISE_A_STATS_RX_PACKETS, st->rx_packets) ||
-	    noise_put_u64(skb, NOISE_A_STATS_TX_BYTES, st->tx_bytes) ||
-	    noise_put_u64(skb, NOISE_A_STATS_TX_PACKETS, st->tx_packets) ||
-	    noise_put_u64(skb, NOISE_A_STATS_HANDSHAKES, st->handshakes))
+	if (nla_put_uint(skb, NOISE_A_STATS_RX_BYTES, st->rx_bytes) ||
+	    nla_put_uint(skb, NOISE_A_STATS_RX_PACKETS, st->rx_packets) ||
+	    nla_put_uint(skb, NOISE_A_STATS_TX_BYTES, st->tx_bytes) ||
+	    nla_put_uint(skb, NOISE_A_STATS_TX_PACKETS, st->tx_packets) ||
+	    nla_put_uint(skb, NOISE_A_STATS_HANDSHAKES, st->handshakes))
 		goto cancel;
 	for (i = 0; i < NOISE_DROP_COUNT; i++)
-		if (noise_put_u64(skb, NOISE_A_STATS_DROP_BAD_TYPE + i, st->drops[i]))
+		if (nla_put_uint(skb, NOISE_A_STATS_DROP_BAD_TYPE + i, st->drops[i]))
 			goto cancel;
 	for (i = 0; i < NOISE_CE_COUNT; i++)
-		if (noise_put_u64(skb, NOISE_A_STATS_COOKIE_REPLIES + i, st->cookie[i]))
+		if (nla_put_uint(skb, NOISE_A_STATS_COOKIE_REPLIES + i, st->cookie[i]))
 			goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -227,7 +172,7 @@ static struct noise_dump_ctx *noise_dump_ctx(struct netlink_callback *cb)
 	return (struct noise_dump_ctx *)cb->ctx;
 }
 
-static int noise_nl_get_start(struct netlink_callback *cb)
+int noise_nl_get_device_start(struct netlink_callback *cb)
 {
 	struct noise_dump_ctx *ctx = noise_dump_ctx(cb);
 	struct noise_device *nd;
@@ -240,7 +185,7 @@ static int noise_nl_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int noise_nl_get_done(struct netlink_callback *cb)
+int noise_nl_get_device_done(struct netlink_callback *cb)
 {
 	struct noise_dump_ctx *ctx = noise_dump_ctx(cb);
 
@@ -280,10 +225,10 @@ static int noise_put_peer_head(struct sk_buff *skb, struct noise_peer *peer)
 	}
 	if (noise_put_endpoint(skb, peer) ||
 	    nla_put_u16(skb, NOISE_A_PEER_PERSISTENT_KEEPALIVE, noise_peer_keepalive(peer)) ||
-	    noise_put_u64(skb, NOISE_A_PEER_LAST_HANDSHAKE_TIME,
-			  noise_peer_last_handshake_ns(peer)) ||
-	    noise_put_u64(skb, NOISE_A_PEER_LAST_ATTEMPT_TIME,
-			  atomic64_read(&peer->last_attempt)))
+	    nla_put_uint(skb, NOISE_A_PEER_LAST_HANDSHAKE_TIME,
+			 noise_peer_last_handshake_ns(peer)) ||
+	    nla_put_uint(skb, NOISE_A_PEER_LAST_ATTEMPT_TIME,
+			 atomic64_read(&peer->last_attempt)))
 		return -EMSGSIZE;
 	noise_stats_read(peer->nd, peer, &st);
 	return noise_put_stats(skb, NOISE_A_PEER_STATS, &st);
@@ -356,7 +301,7 @@ static void noise_dump_set_cursor(struct noise_dump_ctx *ctx, struct noise_peer 
 	ctx->peer = peer ? noise_peer_get(peer) : NULL;
 }
 
-static int noise_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int noise_nl_get_device_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct noise_dump_ctx *ctx = noise_dump_ctx(cb);
 	struct noise_device *nd = ctx->nd;
@@ -435,13 +380,13 @@ struct noise_plan_peer {
 	bool create, skip, set_psks, set_keepalive;
 	u16 keepalive;
 	unsigned int num_psks;
-	const struct nlattr *psks[NOISE_PEER_PSK_MAX];
+	const struct nlattr *psks;	/* num_psks keys, one after another */
 	const struct nlattr *endpoint;
 	unsigned int num_aips;
 };
 
 struct noise_plan {
-	struct nlattr *tb[NOISE_A_DEVICE_MAX + 1];
+	struct nlattr **tb;		/* the request, parsed by genetlink */
 	const char *protocol;		/* a new one, or NULL */
 	struct noise_protocol_info info;	/* of the resulting protocol */
 	const u8 *private_key;		/* a new one, or NULL */
@@ -495,7 +440,7 @@ static int noise_plan_allowedip(const struct nlattr *nest, unsigned int *count,
 	u16 family;
 	int err;
 
-	err = nla_parse_nested(tb, NOISE_A_ALLOWEDIP_MAX, nest, noise_allowedip_policy, extack);
+	err = nla_parse_nested(tb, NOISE_A_ALLOWEDIP_MAX, nest, noise_allowedip_nl_policy, extack);
 	if (err)
 		return err;
 	err = noise_nl_check_once(nla_data(nest), nla_len(nest), 0, extack);
@@ -538,29 +483,87 @@ static int noise_plan_endpoint(const struct nlattr *a, struct netlink_ext_ack *e
 	const struct sockaddr *sa = nla_data(a);
 	int len = nla_len(a);
 
-	if ((sa->sa_family == AF_INET && len == sizeof(struct sockaddr_in)) ||
-	    (sa->sa_family == AF_INET6 && len == sizeof(struct sockaddr_in6)))
+	if (len < (int)sizeof(sa->sa_family))
+		len = 0;
+	else if ((sa->sa_family == AF_INET && len == sizeof(struct sockaddr_in)) ||
+		 (sa->sa_family == AF_INET6 && len == sizeof(struct sockaddr_in6)))
 		return 0;
 	NL_SET_ERR_MSG_ATTR(extack, a,
 			    "endpoint must be a struct sockaddr_in or sockaddr_in6");
 	return -EINVAL;
 }
 
+/* The peer attributes only a dump carries: refused in a request. */
+static int noise_plan_read_only(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	if (tb[NOISE_A_PEER_PSK_ID])
+		NL_SET_ERR_MSG_ATTR(extack, tb[NOISE_A_PEER_PSK_ID], "the PSK id is read-only");
+	else if (tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME])
+		NL_SET_ERR_MSG_ATTR(extack, tb[NOISE_A_PEER_LAST_HANDSHAKE_TIME],
+				    "the handshake time is read-only");
+	else if (tb[NOISE_A_PEER_STATS])
+		NL_SET_ERR_MSG_ATTR(extack, tb[NOISE_A_PEER_STATS], "statistics are read-only");
+	else if (tb[NOISE_A_PEER_LAST_ATTEMPT_TIME])
+		NL_SET_ERR_MSG_ATTR(extack, tb[NOISE_A_PEER_LAST_ATTEMPT_TIME],
+				    "the attempt time is read-only");
+	else
+		return 0;
+	return -EINVAL;
+}
+
+/*
+ * PRESHARED_KEY: the keys one after another, one for every psk token or
+ * one per token; empty (or absent) with REPLACE_PSKS removes them.
+ */
+static int noise_plan_psks(struct noise_plan *plan, struct noise_plan_peer *pp,
+			   const struct nlattr *a, struct netlink_ext_ack *extack)
+{
+	unsigned int len = a ? nla_len(a) : 0;
+
+	if (!len && !(pp->flags & NOISE_PEER_FLAG_REPLACE_PSKS)) {
+		if (a) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "no preshared key given: set replace-psks to remove them");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (len % NOISE_PSK_KEY_LEN || len > NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "preshared keys are 32 bytes each, at most one per psk token");
+		return -EINVAL;
+	}
+	pp->num_psks = len / NOISE_PSK_KEY_LEN;
+	if (pp->num_psks && !plan->info.num_psks) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "the protocol has no psk token");
+		return -EINVAL;
+	}
+	if (pp->num_psks > 1 && pp->num_psks != plan->info.num_psks) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "give one preshared key, or one per psk token of the protocol");
+		return -EINVAL;
+	}
+	pp->psks = a;
+	pp->set_psks = true;
+	return 0;
+}
+
 static int noise_plan_one_peer(struct noise_plan *plan, struct noise_device *nd,
 			       struct noise_plan_peer *pp, const struct nlattr *nest,
 			       struct netlink_ext_ack *extack)
 {
-	const unsigned long multi = BIT(NOISE_A_PEER_PRESHARED_KEY) |
-				    BIT(NOISE_A_PEER_ALLOWEDIP);
+	const unsigned long multi = BIT(NOISE_A_PEER_ALLOWEDIP);
 	struct nlattr *tb[NOISE_A_PEER_MAX + 1];
 	const struct nlattr *a;
 	int err, rem;
 
 	pp->nest = nest;
-	err = nla_parse_nested(tb, NOISE_A_PEER_MAX, nest, noise_peer_policy, extack);
+	err = nla_parse_nested(tb, NOISE_A_PEER_MAX, nest, noise_peer_nl_policy, extack);
 	if (err)
 		return err;
 	err = noise_nl_check_once(nla_data(nest), nla_len(nest), multi, extack);
+	if (!err)
+		err = noise_plan_read_only(tb, extack);
 	if (err)
 		return err;
 	if (!tb[NOISE_A_PEER_PUBLIC_KEY]) {
@@ -583,7 +586,7 @@ static int noise_plan_one_peer(struct noise_plan *plan, struct noise_device *nd,
 	if (tb[NOISE_A_PEER_FLAGS])
 		pp->flags = nla_get_u32(tb[NOISE_A_PEER_FLAGS]);
 
-	if (pp->flags & NOISE_PEER_F_REMOVE_ME) {
+	if (pp->flags & NOISE_PEER_FLAG_REMOVE_ME) {
 		nla_for_each_nested(a, nest, rem) {
 			if (nla_type(a) != NOISE_A_PEER_PUBLIC_KEY &&
 			    nla_type(a) != NOISE_A_PEER_FLAGS) {
@@ -592,7 +595,7 @@ static int noise_plan_one_peer(struct noise_plan *plan, struct noise_device *nd,
 				return -EINVAL;
 			}
 		}
-		if (pp->flags != NOISE_PEER_F_REMOVE_ME) {
+		if (pp->flags != NOISE_PEER_FLAG_REMOVE_ME) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[NOISE_A_PEER_FLAGS],
 					    "remove-me goes with no other flag");
 			return -EINVAL;
@@ -600,31 +603,15 @@ static int noise_plan_one_peer(struct noise_plan *plan, struct noise_device *nd,
 	}
 
 	nla_for_each_nested(a, nest, rem) {
-		if (nla_type(a) == NOISE_A_PEER_PRESHARED_KEY) {
-			if (pp->num_psks == NOISE_PEER_PSK_MAX) {
-				NL_SET_ERR_MSG_ATTR(extack, a, "too many preshared keys");
-				return -EINVAL;
-			}
-			pp->psks[pp->num_psks++] = a;
-		} else if (nla_type(a) == NOISE_A_PEER_ALLOWEDIP) {
+		if (nla_type(a) == NOISE_A_PEER_ALLOWEDIP) {
 			err = noise_plan_allowedip(a, &pp->num_aips, extack);
 			if (err)
 				return err;
 		}
 	}
-	if (pp->num_psks || (pp->flags & NOISE_PEER_F_REPLACE_PSKS)) {
-		if (pp->num_psks && !plan->info.num_psks) {
-			NL_SET_ERR_MSG_ATTR(extack, pp->psks[0],
-					    "the protocol has no psk token");
-			return -EINVAL;
-		}
-		if (pp->num_psks > 1 && pp->num_psks != plan->info.num_psks) {
-			NL_SET_ERR_MSG_ATTR(extack, pp->psks[pp->num_psks - 1],
-					    "give one preshared key, or one per psk token of the protocol");
-			return -EINVAL;
-		}
-		pp->set_psks = true;
-	}
+	err = noise_plan_psks(plan, pp, tb[NOISE_A_PEER_PRESHARED_KEY], extack);
+	if (err)
+		return err;
 	if (tb[NOISE_A_PEER_ENDPOINT]) {
 		err = noise_plan_endpoint(tb[NOISE_A_PEER_ENDPOINT], extack);
 		if (err)
@@ -638,12 +625,12 @@ static int noise_plan_one_peer(struct noise_plan *plan, struct noise_device *nd,
 
 	/* A new protocol removes every peer: all the request's peers are new. */
 	pp->peer = plan->protocol ? NULL : noise_peer_lookup(nd, pp->public_key);
-	if (pp->flags & NOISE_PEER_F_REMOVE_ME) {
+	if (pp->flags & NOISE_PEER_FLAG_REMOVE_ME) {
 		pp->skip = !pp->peer;
 		return 0;
 	}
 	if (!pp->peer) {
-		if (pp->flags & NOISE_PEER_F_UPDATE_ONLY) {
+		if (pp->flags & NOISE_PEER_FLAG_UPDATE_ONLY) {
 			pp->skip = true;
 			return 0;
 		}
@@ -705,12 +692,12 @@ static int noise_plan_peers(struct noise_plan *plan, struct noise_device *nd,
 	for (i = 0; i < plan->num_peers; i++) {
 		if (!plan->peers[i].peer)
 			continue;
-		if (plan->peers[i].flags & NOISE_PEER_F_REMOVE_ME)
+		if (plan->peers[i].flags & NOISE_PEER_FLAG_REMOVE_ME)
 			removed++;
 		else
 			kept++;
 	}
-	if (plan->protocol || (plan->flags & NOISE_DEVICE_F_REPLACE_PEERS))
+	if (plan->protocol || (plan->flags & NOISE_DEVICE_FLAG_REPLACE_PEERS))
 		i = kept + plan->num_created;
 	else
 		i = nd->num_peers - removed + plan->num_created;
@@ -868,12 +855,11 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 	u8 psks[NOISE_PEER_PSK_MAX][NOISE_PSK_LEN];
 	struct noise_peer *peer = pp->peer;
 	const struct nlattr *a;
-	unsigned int i;
 	int rem;
 
 	if (pp->skip)
 		return;
-	if (pp->flags & NOISE_PEER_F_REMOVE_ME) {
+	if (pp->flags & NOISE_PEER_FLAG_REMOVE_ME) {
 		noise_peer_remove(peer);
 		return;
 	}
@@ -882,8 +868,8 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 		pp->create = false;	/* owned by the device now */
 	}
 	if (pp->set_psks) {
-		for (i = 0; i < pp->num_psks; i++)
-			memcpy(psks[i], nla_data(pp->psks[i]), NOISE_PSK_LEN);
+		if (pp->num_psks)
+			memcpy(psks, nla_data(pp->psks), pp->num_psks * NOISE_PSK_LEN);
 		WARN_ON(noise_peer_set_psks(peer, &psks[0][0],
 					    pp->num_psks));
 		memzero_explicit(psks, sizeof(psks));
@@ -893,7 +879,7 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 						nla_len(pp->endpoint)));
 	if (pp->set_keepalive)
 		noise_peer_set_keepalive(peer, pp->keepalive);
-	if (pp->flags & NOISE_PEER_F_REPLACE_ALLOWEDIPS)
+	if (pp->flags & NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS)
 		noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
 	nla_for_each_nested(a, pp->nest, rem) {
 		struct nlattr *tb[NOISE_A_ALLOWEDIP_MAX + 1];
@@ -902,7 +888,7 @@ static void noise_commit_peer(struct noise_plan *plan, struct noise_device *nd,
 			continue;
 		/* Validated in the first pass: this parse cannot fail. */
 		if (WARN_ON(nla_parse_nested(tb, NOISE_A_ALLOWEDIP_MAX, a,
-					     noise_allowedip_policy, NULL)))
+					     noise_allowedip_nl_policy, NULL)))
 			continue;
 		WARN_ON(noise_allowedips_insert(&nd->aips,
 						nla_get_u16(tb[NOISE_A_ALLOWEDIP_FAMILY]),
@@ -924,7 +910,7 @@ static void noise_plan_commit(struct noise_plan *plan, struct noise_device *nd)
 	}
 	if (plan->set_fwmark)
 		noise_device_set_fwmark(nd, plan->fwmark);
-	if (plan->flags & NOISE_DEVICE_F_REPLACE_PEERS)
+	if (plan->flags & NOISE_DEVICE_FLAG_REPLACE_PEERS)
 		list_for_each_entry_safe(peer, tmp, &nd->peer_list, list)
 			if (!noise_plan_names(plan, peer->public_key))
 				noise_peer_remove(peer);
@@ -965,7 +951,7 @@ static void noise_nl_wipe_keys(const struct nlmsghdr *nlh)
 	}
 }
 
-static int noise_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
+int noise_nl_set_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct noise_device *nd;
@@ -978,10 +964,7 @@ static int noise_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto wipe;
 	}
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, plan->tb, NOISE_A_DEVICE_MAX,
-			  noise_device_set_policy, extack);
-	if (err)
-		goto out;
+	plan->tb = info->attrs;
 	nd = noise_nl_device(genl_info_net(info), plan->tb, extack);
 	if (IS_ERR(nd)) {
 		err = PTR_ERR(nd);
@@ -1021,25 +1004,41 @@ wipe:
  * @skb: one netlink message (nlmsghdr, genlmsghdr, attributes) in init_net.
  * @extack: the reply's extended ack.
  *
- * The checks genetlink makes before the doit of a command without a policy
- * (message and header lengths), then the doit.
+ * What genetlink does before the doit (message and header lengths, the
+ * strict parse with the generated ops table's policy), then the doit.
  * Context: process.
  * Return: the doit's result.
  */
 int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack)
 {
+	const struct genl_split_ops *op = &noise_nl_ops[1];
 	struct nlmsghdr *nlh = nlmsg_hdr(skb);
 	struct genl_info info = {};
+	struct nlattr **attrs;
+	int err;
 
+	BUILD_BUG_ON(ARRAY_SIZE(noise_nl_ops) != 2);
+	if (WARN_ON(op->cmd != NOISE_CMD_SET_DEVICE))
+		return -EINVAL;
 	if (skb->len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
 	    nlh->nlmsg_len > skb->len || nlh->nlmsg_len < nlmsg_msg_size(GENL_HDRLEN))
 		return -EINVAL;
+	attrs = kmalloc_array(op->maxattr + 1, sizeof(*attrs), GFP_KERNEL);
+	if (!attrs)
+		return -ENOMEM;
+	err = nlmsg_parse(nlh, GENL_HDRLEN, attrs, op->maxattr, op->policy, extack);
+	if (err)
+		goto out;
+	info.attrs = attrs;
 	info.snd_seq = nlh->nlmsg_seq;
 	info.nlhdr = nlh;
 	info.genlhdr = nlmsg_data(nlh);
 	info.extack = extack;
 	genl_info_net_set(&info, &init_net);
-	return noise_nl_set_doit(skb, &info);
+	err = noise_nl_set_device_doit(skb, &info);
+out:
+	kfree(attrs);
+	return err;
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_set_test, NOISE_INTERNAL);
 
@@ -1099,7 +1098,7 @@ void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
 		skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
 		if (!skb)
 			goto fail_dump;
-		ret = noise_nl_get_dumpit(skb, cb);
+		ret = noise_nl_get_device_dumpit(skb, cb);
 		if (ret < 0)
 			goto fail_dump;
 		if (!ret)
@@ -1111,14 +1110,14 @@ void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
 		kfree_skb(skb);
 	}
 	kfree_skb(skb);
-	noise_nl_get_done(cb);
+	noise_nl_get_device_done(cb);
 	kfree_skb(in);
 	kfree(cb);
 	*len = size;
 	return out ?: kvmalloc(1, GFP_KERNEL);
 fail_dump:
 	kfree_skb(skb);
-	noise_nl_get_done(cb);
+	noise_nl_get_device_done(cb);
 fail:
 	kvfree(out);
 	kfree_skb(in);
@@ -1149,8 +1148,8 @@ static int noise_put_hs_failed(struct sk_buff *skb, struct noise_peer *peer)
 {
 	struct noise_stats st;
 
-	if (noise_put_u64(skb, NOISE_A_PEER_LAST_ATTEMPT_TIME,
-			  atomic64_read(&peer->last_attempt)))
+	if (nla_put_uint(skb, NOISE_A_PEER_LAST_ATTEMPT_TIME,
+			 atomic64_read(&peer->last_attempt)))
 		return -EMSGSIZE;
 	noise_stats_read(peer->nd, peer, &st);
 	return noise_put_stats(skb, NOISE_A_PEER_STATS, &st);
@@ -1166,7 +1165,7 @@ static void noise_nl_notify(struct noise_peer *peer, u8 cmd)
 	unsigned int dh_len;
 	void *hdr;
 
-	if (!genl_has_listeners(&noise_genl_family, net, NOISE_MCGRP_PEERS_ID))
+	if (!genl_has_listeners(&noise_genl_family, net, NOISE_NLGRP_PEERS))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
@@ -1185,8 +1184,8 @@ static void noise_nl_notify(struct noise_peer *peer, u8 cmd)
 	if (!nest || nla_put(skb, NOISE_A_PEER_PUBLIC_KEY, dh_len, peer->public_key))
 		goto fail;
 	if (cmd == NOISE_CMD_HANDSHAKE_NTF &&
-	    noise_put_u64(skb, NOISE_A_PEER_LAST_HANDSHAKE_TIME,
-			  noise_peer_last_handshake_ns(peer)))
+	    nla_put_uint(skb, NOISE_A_PEER_LAST_HANDSHAKE_TIME,
+			 noise_peer_last_handshake_ns(peer)))
 		goto fail;
 	if (cmd == NOISE_CMD_ENDPOINT_NTF && noise_put_endpoint(skb, peer))
 		goto fail;
@@ -1195,7 +1194,7 @@ static void noise_nl_notify(struct noise_peer *peer, u8 cmd)
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast_netns(&noise_genl_family, net, skb, 0,
-				NOISE_MCGRP_PEERS_ID, GFP_KERNEL);
+				NOISE_NLGRP_PEERS, GFP_KERNEL);
 	return;
 fail:
 	nlmsg_free(skb);
@@ -1228,37 +1227,12 @@ void noise_netlink_notify_hs_failed(struct noise_peer *peer)
 
 /* Family */
 
-static const struct genl_ops noise_genl_ops[] = {
-	{
-		.cmd = NOISE_CMD_GET_DEVICE,
-		.start = noise_nl_get_start,
-		.dumpit = noise_nl_get_dumpit,
-		.done = noise_nl_get_done,
-		.policy = noise_device_get_policy,
-		.maxattr = NOISE_A_DEVICE_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		/* No policy: the doit parses (strictly) and wipes every request. */
-		.cmd = NOISE_CMD_SET_DEVICE,
-		.doit = noise_nl_set_doit,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-};
-
 static struct genl_family noise_genl_family __ro_after_init = {
-	.name = NOISE_GENL_NAME,
-	.version = NOISE_GENL_VERSION,
+	.name = NOISE_FAMILY_NAME,
+	.version = NOISE_FAMILY_VERSION,
 	.module = THIS_MODULE,
 	.netnsok = true,
-	.ops = noise_genl_ops,
-	.n_ops = ARRAY_SIZE(noise_genl_ops),
-	/*
-	 * SET_DEVICE is below it, so genetlink accepts it without a policy
-	 * (the doit parses strictly itself); later commands get the checks
-	 * of the reserved header fields.
-	 */
-	.resv_start_op = NOISE_CMD_SET_DEVICE + 1,
+	NOISE_GENL_OPS,		/* noise_nl_ops, generated */
 	.mcgrps = noise_genl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(noise_genl_mcgrps),
 };
