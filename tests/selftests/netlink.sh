@@ -241,7 +241,8 @@ ynl_dump() {
 	local pubhex
 	pubhex=$(echo "$PUB" | base64 -d | od -An -tx1 | tr -d ' \n')
 	st_eq "ifindex" "$(jq -r '.[0].ifindex' "$st_tmp/ynl.json")" "$IFINDEX" &&
-	st_eq "public key" "$(jq -r '.[0]["public-key"]' "$st_tmp/ynl.json")" "$pubhex" &&
+	# display-hint hex: ynl prints the bytes in hex, a space between them
+	st_eq "public key" "$(jq -r '.[0]["public-key"]' "$st_tmp/ynl.json" | tr -d ' ')" "$pubhex" &&
 	st_eq "listen port" "$(jq -r '.[0]["listen-port"]' "$st_tmp/ynl.json")" 51900 &&
 	st_eq "protocol" "$(jq -r '.[0].protocol' "$st_tmp/ynl.json")" "$PROTO" &&
 	st_eq "peers" "$(jq '[.[].peer[]?] | length' "$st_tmp/ynl.json")" 2 &&

@@ -91,7 +91,7 @@ def uapi():
         consts[m.group(1)] = int(m.group(2))
     for m in re.finditer(r'#define\s+(NOISE_\w+)\s+"([^"]*)"', text):
         consts[m.group(1)] = m.group(2)
-    for body in re.findall(r'enum\s+\w+\s*\{(.*?)\}', text, re.S):
+    for body in re.findall(r'enum\s*\w*\s*\{(.*?)\}', text, re.S):
         n = -1
         for item in body.split(','):
             item = item.strip()
@@ -264,7 +264,7 @@ def cmd_set(spec, nl=None, fam=None):
         flags, items = 0, spec
     if nl is None:
         nl = Netlink()
-        fam = nl.family(C['NOISE_GENL_NAME'])
+        fam = nl.family(C['NOISE_FAMILY_NAME'])
     seq = nl.send(fam, NLM_F_REQUEST | NLM_F_ACK | flags, C['NOISE_CMD_SET_DEVICE'],
                   encode(items))
     for mtype, mflags, payload in nl.recv(seq):
@@ -323,7 +323,7 @@ def allowedip_text(buf):
 def cmd_dump(ifname, mode, listfile=None, nl=None, fam=None):
     if nl is None:
         nl = Netlink()
-        fam = nl.family(C['NOISE_GENL_NAME'])
+        fam = nl.family(C['NOISE_FAMILY_NAME'])
     seq = nl.send(fam, NLM_F_REQUEST | NLM_F_DUMP | NLM_F_ACK, C['NOISE_CMD_GET_DEVICE'],
                   encode([['DEVICE_IFNAME', {'str': ifname}]]))
     msgs = []
@@ -376,7 +376,7 @@ def cmd_dump(ifname, mode, listfile=None, nl=None, fam=None):
 def cmd_listen(join_only, timeout):
     nl = Netlink()
     groups = {}
-    nl.family(C['NOISE_GENL_NAME'], groups)
+    nl.family(C['NOISE_FAMILY_NAME'], groups)
     try:
         nl.s.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, groups[C['NOISE_MCGRP_PEERS']])
     except OSError as e:
@@ -406,7 +406,7 @@ def cmd_listen(join_only, timeout):
 
 def cmd_batch(ifname, path):
     nl = Netlink()
-    fam = nl.family(C['NOISE_GENL_NAME'])
+    fam = nl.family(C['NOISE_FAMILY_NAME'])
     with open(path) as f:
         specs = [json.loads(line) for line in f if line.strip()]
     for i, spec in enumerate(specs, 1):
