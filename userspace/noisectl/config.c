@@ -136,22 +136,14 @@ bool parse_protocol(const char *name, char *err, size_t errlen)
 	return true;
 }
 
-/* "host:port" or "[v6]:port"; the host may be a name. */
-bool parse_endpoint(union noise_endpoint *ep, const char *value,
-		    char *err, size_t errlen)
+/*
+ * Split "host:port" or "[v6]:port" into host (a string of hostlen bytes
+ * at most) and the port's text, which points into value.
+ */
+static bool split_endpoint(const char *value, char *host, size_t hostlen,
+			   const char **port, char *err, size_t errlen)
 {
-	struct addrinfo hints = {
-		.ai_family = AF_UNSPEC,
-		.ai_socktype = SOCK_DGRAM,
-		.ai_protocol = IPPROTO_UDP,
-		.ai_flags = AI_NUMERICSERV,
-	};
-	struct addrinfo *res;
-	char host[256];
-	const char *port;
 	size_t hlen;
-	u16 p;
-	int ret;
 
 	if (value[0] == '[') {
 		const char *end = strchr(value, ']');
@@ -162,29 +154,41 @@ bool parse_endpoint(union noise_endpoint *ep, const char *value,
 			return false;
 		}
 		hlen = end - value - 1;
-		memmove(host, value + 1, hlen < sizeof(host) ? hlen : 0);
-		port = end + 2;
+		memmove(host, value + 1, hlen < hostlen ? hlen : 0);
+		*port = end + 2;
 	} else {
-		port = strrchr(value, ':');
-		if (!port || port == value) {
+		*port = strrchr(value, ':');
+		if (!*port || *port == value) {
 			snprintf(err, errlen,
 				 "endpoint '%s': expected host:port", value);
 			return false;
 		}
-		hlen = port - value;
-		memmove(host, value, hlen < sizeof(host) ? hlen : 0);
-		port++;
+		hlen = *port - value;
+		memmove(host, value, hlen < hostlen ? hlen : 0);
+		(*port)++;
 	}
-	if (hlen >= sizeof(host) || !hlen) {
+	if (hlen >= hostlen || !hlen) {
 		snprintf(err, errlen, "endpoint '%s': bad host", value);
 		return false;
 	}
 	host[hlen] = '\0';
-	if (!parse_port(&p, port) || !p) {
-		snprintf(err, errlen, "endpoint '%s': bad port '%s'", value,
-			 port);
-		return false;
-	}
+	return true;
+}
+
+/* The first address host:port resolves to, IPv4 or IPv6. */
+static bool resolve_endpoint(union noise_endpoint *ep, const char *host,
+			     const char *port, const char *value,
+			     char *err, size_t errlen)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_DGRAM,
+		.ai_protocol = IPPROTO_UDP,
+		.ai_flags = AI_NUMERICSERV,
+	};
+	struct addrinfo *res;
+	int ret;
+
 	ret = getaddrinfo(host, port, &hints, &res);
 	if (ret) {
 		snprintf(err, errlen, "endpoint '%s': %s", value,
@@ -205,6 +209,47 @@ bool parse_endpoint(union noise_endpoint *ep, const char *value,
 		return false;
 	}
 	return true;
+}
+
+/* Protocol (file) or protocol (set): checked, then the device's. */
+static bool set_protocol(struct noise_device *dev, const char *name,
+			 char *err, size_t errlen)
+{
+	if (!parse_protocol(name, err, errlen))
+		return false;
+	snprintf(dev->protocol, sizeof(dev->protocol), "%s",
+		 protocol_canonical(name));
+	dev->has_protocol = true;
+	return true;
+}
+
+/* Drop every blank of s, in place. */
+static void strip_blanks(char *s)
+{
+	char *d;
+
+	for (d = s; *s; s++)
+		if (!isspace((unsigned char)*s))
+			*d++ = *s;
+	*d = '\0';
+}
+
+/* "host:port" or "[v6]:port"; the host may be a name. */
+bool parse_endpoint(union noise_endpoint *ep, const char *value,
+		    char *err, size_t errlen)
+{
+	const char *port;
+	char host[256];
+	u16 p;
+
+	if (!split_endpoint(value, host, sizeof(host), &port, err, errlen))
+		return false;
+	if (!parse_port(&p, port) || !p) {
+		snprintf(err, errlen, "endpoint '%s': bad port '%s'", value,
+			 port);
+		return false;
+	}
+	return resolve_endpoint(ep, host, port, value, err, errlen);
 }
 
 /* A comma-separated list of CIDRs, appended to the peer's allowed IPs. */
@@ -284,29 +329,23 @@ static bool new_peer(struct config_ctx *ctx)
 /* A finished [Peer] must have a key, and only one section per key. */
 static bool finish_peer(struct config_ctx *ctx)
 {
-	struct noise_peer *peer = ctx->peer, *p;
-	struct noise_device *dev = ctx->dev;
+	struct noise_peer *peer = ctx->peer, *first;
+	struct config_ctx at = *ctx;
 
 	if (!peer)
 		return true;
 	ctx->peer = NULL;
+	at.line = peer->line;
 	if (!peer->key_len) {
-		struct config_ctx at = *ctx;
-
-		at.line = peer->line;
 		config_err(&at, "[Peer] without PublicKey");
 		return false;
 	}
-	for (p = dev->peers; p < peer; p++) {
-		if (p->key_len == peer->key_len &&
-		    !memcmp(p->public_key, peer->public_key, p->key_len)) {
-			struct config_ctx at = *ctx;
-
-			at.line = peer->line;
-			config_err(&at, "a second [Peer] with the PublicKey of line %d",
-				   p->line);
-			return false;
-		}
+	/* The peers before this one all have a key, each its own. */
+	first = device_find_peer(ctx->dev, peer->public_key, peer->key_len);
+	if (first != peer) {
+		config_err(&at, "a second [Peer] with the PublicKey of line %d",
+			   first->line);
+		return false;
 	}
 	return true;
 }
@@ -318,13 +357,10 @@ static bool interface_line(struct config_ctx *ctx, const char *key,
 	char err[512];
 
 	if (!strcasecmp(key, "Protocol")) {
-		if (!parse_protocol(value, err, sizeof(err))) {
+		if (!set_protocol(dev, value, err, sizeof(err))) {
 			config_err(ctx, "%s", err);
 			return false;
 		}
-		snprintf(dev->protocol, sizeof(dev->protocol), "%s",
-			 protocol_canonical(value));
-		dev->has_protocol = true;
 		dev->protocol_line = ctx->line;
 	} else if (!strcasecmp(key, "PrivateKey")) {
 		if (!parse_key(dev->private_key, &dev->private_key_len, value)) {
@@ -399,16 +435,13 @@ static bool peer_line(struct config_ctx *ctx, const char *key,
 
 static bool config_line(struct config_ctx *ctx, char *line)
 {
-	char *src, *dst, *eq;
+	char *hash, *eq;
 
 	/* Drop the comment, then every blank. */
-	src = strchr(line, '#');
-	if (src)
-		*src = '\0';
-	for (src = dst = line; *src; src++)
-		if (!isspace((unsigned char)*src))
-			*dst++ = *src;
-	*dst = '\0';
+	hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	strip_blanks(line);
 	if (!*line)
 		return true;
 
@@ -548,13 +581,10 @@ static int cmd_device_arg(struct config_ctx *ctx, const char *arg,
 	int r;
 
 	if (!strcmp(arg, "protocol")) {
-		if (!parse_protocol(val, err, sizeof(err))) {
+		if (!set_protocol(dev, val, err, sizeof(err))) {
 			config_err(ctx, "set: %s", err);
 			return -1;
 		}
-		snprintf(dev->protocol, sizeof(dev->protocol), "%s",
-			 protocol_canonical(val));
-		dev->has_protocol = true;
 	} else if (!strcmp(arg, "private-key")) {
 		r = read_key_file(ctx, "private-key", val, dev->private_key,
 				  &dev->private_key_len);
@@ -611,15 +641,12 @@ static int cmd_peer_psk(struct config_ctx *ctx, struct noise_peer *peer,
 static int cmd_peer_ips(struct config_ctx *ctx, struct noise_peer *peer,
 			const char *val)
 {
-	char *v = strdup(val), *s, *d, err[512];
+	char *v = strdup(val), err[512];
 	bool ok;
 
 	if (!v)
 		die_oom();
-	for (s = d = v; *s; s++)
-		if (!isspace((unsigned char)*s))
-			*d++ = *s;
-	*d = '\0';
+	strip_blanks(v);
 	peer->flags |= NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS;
 	peer->n_ips = 0;
 	ok = parse_allowedips(peer, v, err, sizeof(err));

@@ -7,18 +7,20 @@
 
 #include "containers.h"
 
+/* Room in the array p (capacity *cap) for element n, which is zeroed. */
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
 {
-	size_t c = *cap ? *cap * 2 : 8;
-	void *q;
+	if (n >= *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		void *q = realloc(p, c * size);
 
-	if (n < *cap)
-		return p;
-	q = realloc(p, c * size);
-	if (!q)
-		die_oom();
-	*cap = c;
-	return q;
+		if (!q)
+			die_oom();
+		*cap = c;
+		p = q;
+	}
+	memset((char *)p + n * size, 0, size);
+	return p;
 }
 
 struct noise_device *device_new(void)
@@ -49,13 +51,9 @@ void device_free(struct noise_device *dev)
 
 struct noise_peer *device_add_peer(struct noise_device *dev)
 {
-	struct noise_peer *peer;
-
 	dev->peers = grow(dev->peers, &dev->cap_peers, dev->n_peers,
 			  sizeof(*dev->peers));
-	peer = &dev->peers[dev->n_peers++];
-	memset(peer, 0, sizeof(*peer));
-	return peer;
+	return &dev->peers[dev->n_peers++];
 }
 
 struct noise_peer *device_find_peer(struct noise_device *dev, const u8 *key,
@@ -72,13 +70,9 @@ struct noise_peer *device_find_peer(struct noise_device *dev, const u8 *key,
 
 struct noise_allowedip *peer_add_ip(struct noise_peer *peer)
 {
-	struct noise_allowedip *ip;
-
 	peer->ips = grow(peer->ips, &peer->cap_ips, peer->n_ips,
 			 sizeof(*peer->ips));
-	ip = &peer->ips[peer->n_ips++];
-	memset(ip, 0, sizeof(*ip));
-	return ip;
+	return &peer->ips[peer->n_ips++];
 }
 
 /* Clear the host bits, as the kernel's trie stores a prefix. */

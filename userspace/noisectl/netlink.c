@@ -261,46 +261,76 @@ static bool parse_allowedip(struct noise_peer *peer, struct nlattr *nest)
 	return false;
 }
 
-static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
+/*
+ * The peer of the nest's public key: the device's last one when this
+ * continues it from the previous message, else a new one. NULL if the
+ * key is missing or malformed.
+ */
+static struct noise_peer *peer_of_nest(struct noise_device *dev,
+				       struct nlattr **tb)
 {
-	struct nlattr *tb[NOISE_A_PEER_MAX + 1];
 	struct noise_peer *peer, *last;
-	struct nlattr *a;
 	u8 key[NOISE_MAX_KEY_LEN];
 	size_t len;
-	int rem;
 
-	if (nla_parse_nested(tb, NOISE_A_PEER_MAX, nest, NULL) ||
-	    !tb[NOISE_A_PEER_PUBLIC_KEY] ||
+	if (!tb[NOISE_A_PEER_PUBLIC_KEY] ||
 	    !get_key(key, &len, tb[NOISE_A_PEER_PUBLIC_KEY]))
-		return false;
+		return NULL;
 	last = dev->n_peers ? &dev->peers[dev->n_peers - 1] : NULL;
-	if (last && last->key_len == len && !memcmp(last->public_key, key, len)) {
-		peer = last;	/* continued from the previous message */
-	} else {
-		peer = device_add_peer(dev);
-		memcpy(peer->public_key, key, len);
-		peer->key_len = len;
-		if (tb[NOISE_A_PEER_FLAGS])
-			peer->flags = nla_get_u32(tb[NOISE_A_PEER_FLAGS]);
-	}
-	if (tb[NOISE_A_PEER_PSK_ID]) {
-		if (nla_len(tb[NOISE_A_PEER_PSK_ID]) != NOISE_PSK_ID_LEN)
-			return false;
-		memcpy(peer->psk_id, nla_data(tb[NOISE_A_PEER_PSK_ID]),
-		       NOISE_PSK_ID_LEN);
-		peer->has_psk_id = true;
-	}
-	if (tb[NOISE_A_PEER_ENDPOINT]) {
-		size_t l = nla_len(tb[NOISE_A_PEER_ENDPOINT]);
+	if (last && last->key_len == len && !memcmp(last->public_key, key, len))
+		return last;	/* continued from the previous message */
+	peer = device_add_peer(dev);
+	memcpy(peer->public_key, key, len);
+	peer->key_len = len;
+	if (tb[NOISE_A_PEER_FLAGS])
+		peer->flags = nla_get_u32(tb[NOISE_A_PEER_FLAGS]);
+	return peer;
+}
 
-		if (l != sizeof(struct sockaddr_in) &&
-		    l != sizeof(struct sockaddr_in6))
-			return false;
-		memset(&peer->endpoint, 0, sizeof(peer->endpoint));
-		memcpy(&peer->endpoint, nla_data(tb[NOISE_A_PEER_ENDPOINT]), l);
-		peer->has_endpoint = true;
-	}
+static bool parse_peer_psk_id(struct noise_peer *peer, const struct nlattr *a)
+{
+	if (nla_len(a) != NOISE_PSK_ID_LEN)
+		return false;
+	memcpy(peer->psk_id, nla_data(a), NOISE_PSK_ID_LEN);
+	peer->has_psk_id = true;
+	return true;
+}
+
+static bool parse_peer_endpoint(struct noise_peer *peer, const struct nlattr *a)
+{
+	size_t l = nla_len(a);
+
+	if (l != sizeof(struct sockaddr_in) && l != sizeof(struct sockaddr_in6))
+		return false;
+	memset(&peer->endpoint, 0, sizeof(peer->endpoint));
+	memcpy(&peer->endpoint, nla_data(a), l);
+	peer->has_endpoint = true;
+	return true;
+}
+
+/* Only in requests (this parses them back for the unit tests). */
+static bool parse_peer_psks(struct noise_peer *peer, const struct nlattr *a)
+{
+	int len = nla_len(a);
+
+	if (len % NOISE_PSK_KEY_LEN ||
+	    len > NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN)
+		return false;
+	memcpy(peer->psks, nla_data(a), len);
+	peer->n_psks = len / NOISE_PSK_KEY_LEN;
+	peer->has_psks = true;
+	return true;
+}
+
+/* The attributes that stand at most once in a peer nest, but the key. */
+static bool parse_peer_attrs(struct noise_peer *peer, struct nlattr **tb)
+{
+	if (tb[NOISE_A_PEER_PSK_ID] &&
+	    !parse_peer_psk_id(peer, tb[NOISE_A_PEER_PSK_ID]))
+		return false;
+	if (tb[NOISE_A_PEER_ENDPOINT] &&
+	    !parse_peer_endpoint(peer, tb[NOISE_A_PEER_ENDPOINT]))
+		return false;
 	if (tb[NOISE_A_PEER_PERSISTENT_KEEPALIVE]) {
 		peer->keepalive = nla_get_u16(tb[NOISE_A_PEER_PERSISTENT_KEEPALIVE]);
 		peer->has_keepalive = true;
@@ -313,25 +343,37 @@ static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
 		return false;
 	if (tb[NOISE_A_PEER_STATS] && !parse_stats(&peer->stats, tb[NOISE_A_PEER_STATS]))
 		return false;
-	/* Repeated attributes: walk the nest again. */
-	nla_for_each_nested(a, nest, rem) {
-		if (nla_type(a) == NOISE_A_PEER_ALLOWEDIP) {
-			if (!parse_allowedip(peer, a))
-				return false;
-		}
-	}
-	/* Only in requests (this parses them back for the unit tests). */
-	a = tb[NOISE_A_PEER_PRESHARED_KEY];
-	if (a) {
-		int len = nla_len(a);
+	return true;
+}
 
-		if (len % NOISE_PSK_KEY_LEN ||
-		    len > NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN)
+/* Repeated attributes: the table keeps one, so walk the nest again. */
+static bool parse_peer_allowedips(struct noise_peer *peer, struct nlattr *nest)
+{
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) == NOISE_A_PEER_ALLOWEDIP &&
+		    !parse_allowedip(peer, a))
 			return false;
-		memcpy(peer->psks, nla_data(a), len);
-		peer->n_psks = len / NOISE_PSK_KEY_LEN;
-		peer->has_psks = true;
 	}
+	return true;
+}
+
+static bool parse_peer(struct noise_device *dev, struct nlattr *nest)
+{
+	struct nlattr *tb[NOISE_A_PEER_MAX + 1];
+	struct noise_peer *peer;
+
+	if (nla_parse_nested(tb, NOISE_A_PEER_MAX, nest, NULL))
+		return false;
+	peer = peer_of_nest(dev, tb);
+	if (!peer || !parse_peer_attrs(peer, tb) ||
+	    !parse_peer_allowedips(peer, nest))
+		return false;
+	if (tb[NOISE_A_PEER_PRESHARED_KEY] &&
+	    !parse_peer_psks(peer, tb[NOISE_A_PEER_PRESHARED_KEY]))
+		return false;
 	return true;
 }
 

@@ -17,8 +17,8 @@
 
 enum conf_mode { CONF_SET, CONF_ADD, CONF_SYNC };
 
-static void copy_peer(struct noise_device *dev, const struct noise_peer *src,
-		      bool with_ips)
+static struct noise_peer *copy_peer(struct noise_device *dev,
+				    const struct noise_peer *src, bool with_ips)
 {
 	struct noise_peer *p = device_add_peer(dev);
 
@@ -32,6 +32,7 @@ static void copy_peer(struct noise_device *dev, const struct noise_peer *src,
 		for (i = 0; i < src->n_ips; i++)
 			*peer_add_ip(p) = src->ips[i];
 	}
+	return p;
 }
 
 static bool same_endpoint(const union noise_endpoint *a,
@@ -112,33 +113,30 @@ static bool same_psks(const struct noise_peer *want,
 	return same;
 }
 
-/*
- * The request that turns cur into want, leaving alone what is equal.
- * NULL when only a full setconf can do it (the protocol changes).
- */
-struct noise_device *syncconf_diff(const struct noise_device *want,
-				   const struct noise_device *cur)
+/* want's private key into req, unless cur already has its public key. */
+static void diff_private_key(struct noise_device *req,
+			     const struct noise_device *want,
+			     const struct noise_device *cur)
 {
-	struct noise_device *req;
-	size_t i;
+	const struct dh_func *dh = dh_by_len(want->private_key_len);
+	u8 pub[NOISE_MAX_KEY_LEN];
 
-	if (strcmp(want->protocol, cur->protocol))
-		return NULL;
-	req = device_new();
-	memcpy(req->ifname, want->ifname, sizeof(req->ifname));
-	if (want->has_private_key) {
-		const struct dh_func *dh = dh_by_len(want->private_key_len);
-		u8 pub[NOISE_MAX_KEY_LEN];
+	if (dh && dh_public(dh, pub, want->private_key) &&
+	    cur->public_key_len == dh->len &&
+	    !memcmp(pub, cur->public_key, dh->len))
+		return;
+	req->has_private_key = true;
+	req->private_key_len = want->private_key_len;
+	memcpy(req->private_key, want->private_key, want->private_key_len);
+}
 
-		if (!dh || !dh_public(dh, pub, want->private_key) ||
-		    cur->public_key_len != dh->len ||
-		    memcmp(pub, cur->public_key, dh->len)) {
-			req->has_private_key = true;
-			req->private_key_len = want->private_key_len;
-			memcpy(req->private_key, want->private_key,
-			       want->private_key_len);
-		}
-	}
+/* The [Interface] settings of want that cur does not have yet. */
+static void diff_interface(struct noise_device *req,
+			   const struct noise_device *want,
+			   const struct noise_device *cur)
+{
+	if (want->has_private_key)
+		diff_private_key(req, want, cur);
 	/* ListenPort 0 or absent: any port, so the current one will do. */
 	if (want->has_listen_port && want->listen_port &&
 	    want->listen_port != cur->listen_port) {
@@ -149,48 +147,88 @@ struct noise_device *syncconf_diff(const struct noise_device *want,
 		req->has_fwmark = true;
 		req->fwmark = want->fwmark;
 	}
-	for (i = 0; i < cur->n_peers; i++) {
-		const struct noise_peer *c = &cur->peers[i];
-		struct noise_peer *p;
+}
 
-		if (device_find_peer((struct noise_device *)want, c->public_key,
-				     c->key_len))
-			continue;
-		p = device_add_peer(req);
-		memcpy(p->public_key, c->public_key, c->key_len);
-		p->key_len = c->key_len;
-		p->flags = NOISE_PEER_FLAG_REMOVE_ME;
-	}
+/* The peer of dev with the public key of p, or NULL. */
+static struct noise_peer *peer_in(const struct noise_device *dev,
+				  const struct noise_peer *p)
+{
+	return device_find_peer((struct noise_device *)dev, p->public_key,
+				p->key_len);
+}
+
+/* A removal in req of the peer with c's public key. */
+static void remove_peer(struct noise_device *req, const struct noise_peer *c)
+{
+	struct noise_peer *p = device_add_peer(req);
+
+	memcpy(p->public_key, c->public_key, c->key_len);
+	p->key_len = c->key_len;
+	p->flags = NOISE_PEER_FLAG_REMOVE_ME;
+}
+
+/* An update-only peer in req with what of w differs from c, if anything. */
+static void diff_peer(struct noise_device *req, const struct noise_peer *w,
+		      const struct noise_peer *c, const char *protocol)
+{
+	struct noise_peer *p;
+	bool ka, ep, ips, psks;
+
+	ep = w->has_endpoint && !same_endpoint(&w->endpoint, &c->endpoint);
+	ka = w->keepalive != c->keepalive;
+	ips = !same_ips(w, c);
+	psks = w->has_psks && !same_psks(w, c, protocol);
+	if (!ep && !ka && !ips && !psks)
+		return;
+	p = copy_peer(req, w, ips);
+	p->flags = NOISE_PEER_FLAG_UPDATE_ONLY;
+	p->has_endpoint = ep;
+	p->has_keepalive = ka;
+	if (ips)
+		p->flags |= NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS;
+	p->has_psks = psks;
+	if (psks)
+		p->flags |= NOISE_PEER_FLAG_REPLACE_PSKS;
+	else
+		explicit_bzero(p->psks, sizeof(p->psks));
+}
+
+/* cur's peers that want lacks are removed; want's are added or updated. */
+static void diff_peers(struct noise_device *req,
+		       const struct noise_device *want,
+		       const struct noise_device *cur)
+{
+	size_t i;
+
+	for (i = 0; i < cur->n_peers; i++)
+		if (!peer_in(want, &cur->peers[i]))
+			remove_peer(req, &cur->peers[i]);
 	for (i = 0; i < want->n_peers; i++) {
 		const struct noise_peer *w = &want->peers[i];
-		struct noise_peer *c, *p;
-		bool ka, ep, ips, psks;
+		const struct noise_peer *c = peer_in(cur, w);
 
-		c = device_find_peer((struct noise_device *)cur, w->public_key,
-				     w->key_len);
-		if (!c) {
-			copy_peer(req, w, true);
-			continue;
-		}
-		ep = w->has_endpoint && !same_endpoint(&w->endpoint, &c->endpoint);
-		ka = w->keepalive != c->keepalive;
-		ips = !same_ips(w, c);
-		psks = w->has_psks && !same_psks(w, c, want->protocol);
-		if (!ep && !ka && !ips && !psks)
-			continue;
-		copy_peer(req, w, ips);
-		p = &req->peers[req->n_peers - 1];
-		p->flags = NOISE_PEER_FLAG_UPDATE_ONLY;
-		p->has_endpoint = ep;
-		p->has_keepalive = ka;
-		if (ips)
-			p->flags |= NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS;
-		p->has_psks = psks;
-		if (psks)
-			p->flags |= NOISE_PEER_FLAG_REPLACE_PSKS;
+		if (c)
+			diff_peer(req, w, c, want->protocol);
 		else
-			explicit_bzero(p->psks, sizeof(p->psks));
+			copy_peer(req, w, true);
 	}
+}
+
+/*
+ * The request that turns cur into want, leaving alone what is equal.
+ * NULL when only a full setconf can do it (the protocol changes).
+ */
+struct noise_device *syncconf_diff(const struct noise_device *want,
+				   const struct noise_device *cur)
+{
+	struct noise_device *req;
+
+	if (strcmp(want->protocol, cur->protocol))
+		return NULL;
+	req = device_new();
+	memcpy(req->ifname, want->ifname, sizeof(req->ifname));
+	diff_interface(req, want, cur);
+	diff_peers(req, want, cur);
 	return req;
 }
 
