@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise tunnel: what the two halves of the generic netlink family share
+ * (netlink.c: registration, dump, events; netlink_set.c: SET_DEVICE).
+ */
+#ifndef _NOISE_TUNNEL_NETLINK_H
+#define _NOISE_TUNNEL_NETLINK_H
+
+#include <net/netlink.h>
+
+struct net;
+struct noise_device;
+struct noise_identity;
+
+struct noise_device *noise_nl_device(struct net *net, struct nlattr **tb,
+				     struct netlink_ext_ack *extack);
+struct noise_identity *noise_nl_ident(struct noise_device *nd);
+
+#endif /* _NOISE_TUNNEL_NETLINK_H */
