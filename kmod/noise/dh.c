@@ -30,16 +30,12 @@ EXPORT_SYMBOL_GPL(noise_dh_len);
  * @priv: DHLEN-byte private key.
  *
  * Context: any.
- * Return: 0; -EOPNOTSUPP for 448 while X448 is not available; -EINVAL if the
- * result is all zero.
+ * Return: 0; -EINVAL if the result is all zero.
  */
 int noise_dh_public(enum noise_dh_id dh, u8 *pub, const u8 *priv)
 {
-	if (dh == NOISE_DH_448) {
-		if (!NOISE_X448_READY)
-			return -EOPNOTSUPP;
+	if (dh == NOISE_DH_448)
 		return noise_x448_generate_public(pub, priv) ? 0 : -EINVAL;
-	}
 	return curve25519_generate_public(pub, priv) ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_GPL(noise_dh_public);
@@ -57,13 +53,10 @@ int noise_dh_generate(enum noise_dh_id dh, u8 *priv, u8 *pub)
 {
 	int err;
 
-	if (dh == NOISE_DH_448) {
-		if (!NOISE_X448_READY)
-			return -EOPNOTSUPP;
+	if (dh == NOISE_DH_448)
 		noise_x448_generate_secret(priv);
-	} else {
+	else
 		curve25519_generate_secret(priv);
-	}
 	err = noise_dh_public(dh, pub, priv);
 	if (err)
 		memzero_explicit(priv, noise_dh_len(dh));
@@ -83,19 +76,16 @@ EXPORT_SYMBOL_GPL(noise_dh_generate);
  * (noise_keys.precomputed_ss, noise_handshake_set_precomputed_ss()).
  * Context: any; never sleeps.
  * Return: 0; -EINVAL when the output is all zero (low-order @pub), @out is
- * then zeroed; -EOPNOTSUPP for 448 while X448 is not available.
+ * then zeroed.
  */
 int noise_dh_shared(enum noise_dh_id dh, u8 *out, const u8 *priv, const u8 *pub)
 {
 	bool ok;
 
-	if (dh == NOISE_DH_448) {
-		if (!NOISE_X448_READY)
-			return -EOPNOTSUPP;
+	if (dh == NOISE_DH_448)
 		ok = noise_x448(out, priv, pub);
-	} else {
+	else
 		ok = curve25519(out, priv, pub);
-	}
 	if (!ok) {
 		memzero_explicit(out, noise_dh_len(dh));
 		return -EINVAL;

@@ -15,7 +15,6 @@
 #include <linux/string.h>
 #include "noise_internal.h"
 #include "mlkem.h"
-#include "x448.h"
 
 #define T_E	NOISE_TOK_E
 #define T_S	NOISE_TOK_S
@@ -553,7 +552,7 @@ static void noise_find_e_last(struct noise_pattern *p, bool fallback)
  * cipher or hash, a misplaced or unsorted modifier, an invalid resulting
  * pattern, hfs without a KEM or on a one-way pattern, a KEM without hfs;
  * -EOPNOTSUPP for a valid name this engine cannot run: two DH functions
- * ("25519+448"), hfs with fallback, or 448 while X448 is not available.
+ * ("25519+448") or hfs with fallback.
  */
 int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 {
@@ -576,10 +575,6 @@ int noise_protocol_parse(struct noise_protocol *proto, const char *name)
 	}
 	if (proto->hybrid & NOISE_HYBRID_DH) {
 		pr_debug("noise: %s: hybrid forward secrecy is not supported\n", name);
-		return -EOPNOTSUPP;
-	}
-	if (proto->dh == NOISE_DH_448 && !NOISE_X448_READY) {
-		pr_debug("noise: %s: X448 is not available yet\n", name);
 		return -EOPNOTSUPP;
 	}
 	noise_find_e_last(&proto->pattern, proto->fallback);

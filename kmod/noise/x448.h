@@ -9,13 +9,6 @@
 
 #define X448_KEY_SIZE 56
 
-/*
- * 1: x448.c is the real implementation (it was 0 while a refusing
- * placeholder stood in, and the engine then refused every 448 protocol name
- * with -EOPNOTSUPP).
- */
-#define NOISE_X448_READY 1
-
 /**
  * noise_x448() - X448 scalar multiplication: @out = X448(@scalar, @point).
  * @out: 56-byte u-coordinate result.

@@ -9,7 +9,6 @@
 #include <linux/sched.h>
 #include "../vectors/replay.h"
 #include "engine_test.h"
-#include "x448.h"
 
 /* ---- Vectors: one parameterised case per vector. ---- */
 
@@ -132,8 +131,6 @@ static void et_random(struct kunit *test)
 	unsigned int i, done = 0;
 	char name[NOISE_MAX_NAME_LEN + 1];
 
-	if (x448 && !NOISE_X448_READY)
-		kunit_skip(test, "X448 not ready (NOISE_X448_READY is 0)");
 	for (i = 0; i < (x448 ? ET_RANDOM_448 : ET_RANDOM_25519); i++) {
 		struct et_pair *p;
 		int err;

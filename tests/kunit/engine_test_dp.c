@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the engine as a data path needs it (issue 10): explicit-counter
+ * KUnit: the engine as a data path needs it: explicit-counter
  * transport against the stateful calls, the atomic send counter, requests
  * not tied to a session, failed decryptions that change nothing, the
  * replay window, usage counts, atomic context; handshakes that survive

@@ -13,8 +13,8 @@ kernel from the WireGuard paper's definitions (section 5.4):
 
 The initiation is a real one (Noise_IKpsk2 as WireGuard builds it: its
 prologue, TAI64N timestamp), made from fixed keys, so a responder holding
-the responder's private key below accepts it; issue 14's profile can reuse
-it. Needs python3-cryptography (X25519, ChaCha20-Poly1305); XChaCha's
+the responder's private key below accepts it, as WireGuard's would.
+Needs python3-cryptography (X25519, ChaCha20-Poly1305); XChaCha's
 HChaCha20 is written out below and checked against
 draft-irtf-cfrg-xchacha-03 section 2.2.1.
 

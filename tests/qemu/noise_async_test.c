@@ -416,7 +416,7 @@ static void nat_fpu_async(const struct nat_case *tc, bool enc, int bad)
 	}
 	/*
 	 * A failed stateful decrypt gives its nonce back when it was the last
-	 * one submitted (engine-api.md 8): with a synchronous driver every
+	 * one submitted (Documentation/engine.rst): with a synchronous driver every
 	 * message after a forgery would then be tried one nonce early. The
 	 * tunnel decrypts at explicit counters, as forgeries are expected:
 	 * so does this check.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Replay one test vector through the engine's public API (noise.h), as
- * <shared>/vectors/README.md describes: two handshake states, every
+ * Replay one test vector through the engine's public API (noise.h) and its
+ * two test hooks (noise_internal.h: the ephemeral key, and the KEM seed in
+ * the test build): two handshake states, every
  * handshake message written, compared and read, Split, the transport
  * messages, and the handshake hash on both sides. Fallback vectors run
  * IK first (the responder must fail), then XXfallback with roles swapped.
@@ -406,7 +407,7 @@ enum noise_vec_result noise_vector_replay_flags(const struct noise_vector *v,
 		err = noise_protocol_info(v->fallback_name, &fb);
 	if (err == -EOPNOTSUPP) {
 		snprintf(why, why_len,
-			 "not supported by this build (X448 not ready? two DH functions? hfs with fallback?)");
+			 "not supported by this build (two DH functions? hfs with fallback?)");
 		return NOISE_VEC_SKIP;
 	}
 	if (err) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The preshared-key fingerprint, as /work/wt/contracts/uapi-changes.md
- * defines it (the netlink engineer's answer to noisectl's question):
+ * The preshared-key fingerprint, as the kernel computes it for
+ * NOISE_A_PEER_PSK_ID (Documentation/netlink.rst):
  *
  *   k      = BLAKE2s-256("noise psk id" || peer public key)
  *   PSK_ID = BLAKE2s(outlen 16, key k, n (one byte) || psk[0] .. psk[n-1])

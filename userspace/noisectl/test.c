@@ -264,7 +264,7 @@ static void test_pskid(void)
 	      "same fingerprint for another peer");
 
 	/*
-	 * The definition in contracts/uapi-changes.md, computed with Python's
+	 * The definition in Documentation/netlink.rst, computed with Python's
 	 * hashlib.blake2s: public key 00 01 .. 1f (448: .. 37), PSKs 01.. and
 	 * 02.. (448: one, 01..).
 	 */

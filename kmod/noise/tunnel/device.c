@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * noise tunnel: the net_device ("ip link add noise0 type noise"), its life
- * per network namespace, and the device-level configuration calls of
- * contracts/tunnel-api.md.
+ * per network namespace, and the device-level configuration calls
+ * (Documentation/architecture.rst, "The configuration interface").
  */
 
 #include <crypto/algapi.h>	/* crypto_memneq(), also on 6.1 */

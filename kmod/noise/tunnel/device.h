@@ -2,7 +2,7 @@
 /*
  * noise tunnel: the device (struct noise_device in netdev_priv()).
  *
- * Locking (Documentation/architecture.rst, /work/wt/contracts/tunnel-api.md):
+ * Locking (Documentation/architecture.rst, "The configuration interface"):
  *  - dev->conf_lock (mutex): every configuration change (protocol, keys,
  *    port, fwmark, peers, allowed IPs) and every walk of dev->peer_list by
  *    netlink. Nests inside RTNL (ndo_open/ndo_stop, the netns pre_exit,
@@ -236,7 +236,10 @@ void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
 			      void (*between)(void *arg, const void *msg, size_t len),
 			      void *arg);
 
-/* Configuration (contracts/tunnel-api.md); conf_lock held. */
+/*
+ * Configuration (Documentation/architecture.rst, "The configuration
+ * interface"); conf_lock held, and RTNL too for the listen port.
+ */
 int noise_device_set_protocol(struct noise_device *nd, const char *name,
 			      struct netlink_ext_ack *extack);
 int noise_device_set_private_key(struct noise_device *nd, const u8 *key);

@@ -64,8 +64,7 @@ void noise_timers_any_packet_received(struct noise_peer *peer,
 void noise_timers_session_made(struct noise_peer *peer);
 void noise_timers_hs_given_up(struct noise_peer *peer);
 
-/* Notify hooks, implemented by netlink.c; no-ops without it. */
-#ifdef NOISE_HAVE_NETLINK
+/* netlink.c: the family, and its notifications. */
 int noise_genl_init(void);
 void noise_genl_exit(void);
 void noise_netlink_notify_peer_add(struct noise_peer *peer);
@@ -73,14 +72,5 @@ void noise_netlink_notify_peer_del(struct noise_peer *peer);
 void noise_netlink_notify_handshake(struct noise_peer *peer);
 void noise_netlink_notify_endpoint(struct noise_peer *peer);
 void noise_netlink_notify_hs_failed(struct noise_peer *peer);
-#else
-static inline int noise_genl_init(void) { return 0; }
-static inline void noise_genl_exit(void) { }
-static inline void noise_netlink_notify_peer_add(struct noise_peer *peer) { }
-static inline void noise_netlink_notify_peer_del(struct noise_peer *peer) { }
-static inline void noise_netlink_notify_handshake(struct noise_peer *peer) { }
-static inline void noise_netlink_notify_endpoint(struct noise_peer *peer) { }
-static inline void noise_netlink_notify_hs_failed(struct noise_peer *peer) { }
-#endif
 
 #endif /* _NOISE_TUNNEL_TUNNEL_H */
