@@ -22,6 +22,7 @@
  */
 
 #include <linux/bitops.h>
+#include <linux/bsearch.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/mutex.h>
