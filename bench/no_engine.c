@@ -13,6 +13,12 @@ int bench_handshake_run(void)
 	return -EOPNOTSUPP;
 }
 
+int bench_kem_run(void)
+{
+	bench_note("unavailable group=kem reason=no_engine");
+	return -EOPNOTSUPP;
+}
+
 int bench_transport_run(void)
 {
 	bench_note("unavailable group=transport reason=no_engine");
