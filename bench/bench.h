@@ -109,6 +109,7 @@ extern char *bench_hs_match;
 
 /* The groups; each prints its own lines and returns 0 or a negative errno. */
 int bench_prim_run(void);
+int bench_kem_run(void);
 int bench_aead_raw_run(void);
 int bench_handshake_run(void);
 int bench_transport_run(void);

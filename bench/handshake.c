@@ -24,6 +24,11 @@
  * times the median of one bare scalar multiplication, timed in samples
  * alternating with the handshake's ("dh_ref" line) so that both see the
  * same machine.
+ *
+ * The hfs rows ("hs_hfs", bench_hfs[]) run each hybrid protocol (an ML-KEM
+ * key pair, encapsulation and decapsulation on top of the pattern) in
+ * samples alternating with the same pattern, suite and hash without hfs,
+ * and carry each message's size in bytes (empty payloads).
  */
 
 #include <linux/kernel.h>
@@ -35,7 +40,8 @@
 #include "noise_internal.h"
 #include "symmetric.h"
 
-#define BENCH_MSG_CAP 1024
+/* The largest message here: XXhfs 448+MLKEM1024's second, 1,728 bytes. */
+#define BENCH_MSG_CAP 4096
 
 static const char * const bench_dh_names[] = { "25519", "448" };
 static const char * const bench_cipher_names[] = { "ChaChaPoly", "AESGCM" };
@@ -44,6 +50,16 @@ static const char * const bench_hash_names[] = { "SHA256", "SHA512", "BLAKE2s", 
 /* The non-XX rows: each pattern with each of these two suites. */
 static const char * const bench_patterns[] = { "NN", "IK", "KK", "XXpsk3", "IKpsk2" };
 static const char * const bench_suites[] = { "25519_ChaChaPoly_BLAKE2s", "25519_AESGCM_SHA256" };
+
+/* The hfs rows: each hybrid protocol beside the same pattern without hfs. */
+static const struct {
+	const char *plain, *hfs;
+} bench_hfs[] = {
+	{ "Noise_IK_25519_ChaChaPoly_BLAKE2s", "Noise_IKhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s" },
+	{ "Noise_XX_25519_ChaChaPoly_BLAKE2s", "Noise_XXhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s" },
+	{ "Noise_IK_448_ChaChaPoly_BLAKE2b", "Noise_IKhfs_448+MLKEM1024_ChaChaPoly_BLAKE2b" },
+	{ "Noise_XX_448_ChaChaPoly_BLAKE2b", "Noise_XXhfs_448+MLKEM1024_ChaChaPoly_BLAKE2b" },
+};
 
 /* What one timed operation covers (the parts give the breakdown). */
 enum hs_mode {
@@ -63,6 +79,9 @@ struct hs_ctx {
 	u8 psks[NOISE_MAX_PSKS][NOISE_PSK_LEN];
 	struct noise_keys keys[2];
 	u8 *msg, *payload;
+	/* The last handshake's message sizes, in order (empty payloads). */
+	size_t msg_len[NOISE_MAX_MESSAGES];
+	unsigned int nmsg;
 };
 
 const char *bench_engine_aead_driver(unsigned int cipher)
@@ -91,6 +110,8 @@ static int hs_message(struct hs_ctx *c, struct noise_handshake **hs, int w)
 	int err;
 
 	err = noise_handshake_write(hs[w], NULL, 0, c->msg, BENCH_MSG_CAP, &len);
+	if (!err && c->nmsg < NOISE_MAX_MESSAGES)
+		c->msg_len[c->nmsg++] = len;
 	if (!err)
 		err = noise_handshake_read(hs[!w], c->msg, len, c->payload,
 					   BENCH_MSG_CAP, &plen);
@@ -117,6 +138,7 @@ static int hs_once(void *p)
 	enum noise_action a;
 	int err = 0, i;
 
+	c->nmsg = 0;
 	if (c->fresh)
 		err = hs_make_statics(c);
 	if (err)
@@ -265,13 +287,24 @@ static bool hs_has_ss(const char *name)
 	return !strncmp(name, "Noise_IK", 8) || !strncmp(name, "Noise_KK", 8);
 }
 
-static int hs_protocol(const char *name)
+static void hs_ctx_free(struct hs_ctx *c)
+{
+	if (!c)
+		return;
+	kfree(c->payload);
+	kfree(c->msg);
+	memzero_explicit(c->ss, sizeof(c->ss));
+	kfree_sensitive(c);
+}
+
+/*
+ * A protocol's context with its static key pairs made once; -EOPNOTSUPP
+ * for a protocol this kernel cannot run (no X448).
+ */
+static int hs_ctx_new(const char *name, struct hs_ctx **out)
 {
 	struct hs_ctx *c;
-	int err;
-
-	if (bench_hs_match && *bench_hs_match && !strstr(name, bench_hs_match))
-		return 0;
+	int err = -ENOMEM;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -279,22 +312,41 @@ static int hs_protocol(const char *name)
 	c->name = name;
 	c->msg = kmalloc(BENCH_MSG_CAP, GFP_KERNEL);
 	c->payload = kmalloc(BENCH_MSG_CAP, GFP_KERNEL);
-	err = -ENOMEM;
-	if (!c->msg || !c->payload)
-		goto out;
-	err = noise_protocol_info(name, &c->info);
+	if (c->msg && c->payload)
+		err = noise_protocol_info(name, &c->info);
 	if (!err) {
 		hs_setup_keys(c);
 		err = hs_make_statics(c);
 	}
+	if (err) {
+		hs_ctx_free(c);
+		return err;
+	}
+	*out = c;
+	return 0;
+}
+
+static bool hs_matched(const char *name)
+{
+	return !bench_hs_match || !*bench_hs_match || strstr(name, bench_hs_match);
+}
+
+static int hs_protocol(const char *name)
+{
+	struct hs_ctx *c;
+	int err;
+
+	if (!hs_matched(name))
+		return 0;
+	err = hs_ctx_new(name, &c);
 	if (err == -EOPNOTSUPP) {
 		bench_note("unavailable hs protocol=%s reason=%s", name,
 			   strstr(name, "_448_") ? "448_unavailable" : "unsupported");
-		err = 0;
-		goto out;
+		return 0;
 	}
-	if (!err)
-		err = hs_row(c, false);
+	if (err)
+		return err;
+	err = hs_row(c, false);
 	if (!err)
 		err = hs_row(c, true);
 	/* Patterns with an ss token: again with the static-static DH cached. */
@@ -309,11 +361,68 @@ static int hs_protocol(const char *name)
 		err = hs_part(c, HS_NEW, "new");
 	if (!err && bench_hs_parts)
 		err = hs_part(c, HS_NOSPLIT, "nosplit");
+	hs_ctx_free(c);
+	return err;
+}
+
+/* "96,48": the message sizes of @c's last handshake. */
+static void hs_msg_sizes(const struct hs_ctx *c, char *buf, size_t cap)
+{
+	unsigned int i;
+	size_t pos = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < c->nmsg && pos < cap; i++)
+		pos += scnprintf(buf + pos, cap - pos, "%s%zu", i ? "," : "",
+				 c->msg_len[i]);
+}
+
+/*
+ * An hfs protocol and the same pattern without hfs (static keys made once),
+ * in alternating samples: the rate ratio hfs / plain is what the KEM costs
+ * a handshake on this machine at these moments. One untimed handshake of
+ * each first gives the message sizes.
+ */
+static int hs_hfs_pair(const char *plain, const char *hfs)
+{
+	const char *names[2] = { plain, hfs }, *variant[2] = { "plain", "hfs" };
+	struct hs_ctx *c[2] = {};
+	struct bench_op op[2];
+	struct bench_stats st[2];
+	char keys[256], sizes[64];
+	int err = 0, i;
+
+	if (!hs_matched(plain) && !hs_matched(hfs))
+		return 0;
+	for (i = 0; i < 2 && !err; i++) {
+		err = hs_ctx_new(names[i], &c[i]);
+		if (!err)
+			err = hs_once(c[i]);
+		op[i] = (struct bench_op) { .fn = hs_once, .ctx = c[i] };
+	}
+	if (!err)
+		err = bench_measure_pair(&op[1], &op[0], bench_hs_iters,
+					 bench_min_sample_us * 1000ULL, &st[1], &st[0]);
+	if (err) {
+		bench_note("%s hs_hfs pair=%s err=%d reason=%s",
+			   err == -EOPNOTSUPP ? "unavailable" : "error", hfs, err,
+			   err != -EOPNOTSUPP ? "error" : strstr(hfs, "448") ?
+			   "448_unavailable" : "unsupported");
+		if (err == -EOPNOTSUPP)
+			err = 0;
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		hs_msg_sizes(c[i], sizes, sizeof(sizes));
+		snprintf(keys, sizeof(keys),
+			 "pair=%s variant=%s protocol=%s static=once pub_given=%d msgs=%u msg_bytes=%s kem_pub=%u kem_ct=%u",
+			 hfs, variant[i], names[i], bench_static_pub, c[i]->nmsg,
+			 sizes, c[i]->info.kem_pub_len, c[i]->info.kem_ct_len);
+		bench_report("hs_hfs", keys, &st[i]);
+	}
 out:
-	kfree(c->payload);
-	kfree(c->msg);
-	memzero_explicit(c->ss, sizeof(c->ss));
-	kfree_sensitive(c);
+	hs_ctx_free(c[0]);
+	hs_ctx_free(c[1]);
 	return err;
 }
 
@@ -444,6 +553,8 @@ int bench_handshake_run(void)
 				 bench_patterns[p], bench_suites[s]);
 			errors += !!hs_protocol(name);
 		}
+	for (p = 0; p < ARRAY_SIZE(bench_hfs); p++)
+		errors += !!hs_hfs_pair(bench_hfs[p].plain, bench_hfs[p].hfs);
 	kfree(name);
 	bench_dh_ref_wipe();
 	if (errors)

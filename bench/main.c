@@ -46,9 +46,9 @@ bool bench_hs_parts = true;
 module_param_named(hs_parts, bench_hs_parts, bool, 0444);
 MODULE_PARM_DESC(hs_parts, "also time handshake parts (create, messages, split) for the breakdown");
 
-static char *groups = "prim,hs,transport";
+static char *groups = "prim,kem,hs,transport";
 module_param(groups, charp, 0444);
-MODULE_PARM_DESC(groups, "comma-separated groups to run: prim, aead (raw AEAD alone), hs, transport (with its raw AEAD bound)");
+MODULE_PARM_DESC(groups, "comma-separated groups to run: prim, kem (ML-KEM beside X25519), aead (raw AEAD alone), hs, transport (with its raw AEAD bound)");
 
 static unsigned int cpu;
 module_param(cpu, uint, 0444);
@@ -62,6 +62,7 @@ static const struct {
 	int (*run)(void);
 } bench_groups[] = {
 	{ "prim", bench_prim_run },
+	{ "kem", bench_kem_run },
 	{ "aead", bench_aead_raw_run },
 	{ "hs", bench_handshake_run },
 	{ "transport", bench_transport_run },
