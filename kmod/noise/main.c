@@ -12,7 +12,7 @@
 #include <linux/seq_file.h>
 #include "cipher.h"
 #include "hash.h"
-#include "tunnel/tunnel.h"
+#include "tunnel/device.h"
 
 static struct dentry *noise_debugfs;
 

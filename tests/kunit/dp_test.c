@@ -37,7 +37,7 @@
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
 #include "tunnel/socket.h"
-#include "tunnel/tunnel.h"
+#include "tunnel/hs.h"
 #include "fuzz_test.h"
 
 #define DP_PROTO	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"

@@ -24,7 +24,6 @@
 #include <net/netlink.h>
 #include <uapi/linux/noise.h>
 #include "tunnel/device.h"
-#include "tunnel/tunnel.h"
 #include "fuzz_test.h"
 
 static unsigned int requests = 10000;

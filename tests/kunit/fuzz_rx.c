@@ -31,7 +31,9 @@
 #include "tunnel/device.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
-#include "tunnel/tunnel.h"
+#include "tunnel/proto.h"
+#include "tunnel/send.h"
+#include "tunnel/hs.h"
 #include "fuzz_test.h"
 
 MODULE_IMPORT_NS(NOISE_INTERNAL);

@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include "tunnel/device.h"
 #include "tunnel/messages.h"
-#include "tunnel/tunnel.h"
+#include "tunnel/proto.h"
 #include "tunnel_test.h"
 
 MODULE_IMPORT_NS(NOISE_INTERNAL);

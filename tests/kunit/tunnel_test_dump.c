@@ -17,7 +17,6 @@
 #include "tunnel/allowedips.h"
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
-#include "tunnel/tunnel.h"
 #include "tunnel_test.h"
 
 #define TD_PEERS	300

@@ -13,7 +13,6 @@
 #include <linux/slab.h>
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
-#include "tunnel/tunnel.h"
 #include "tunnel_test.h"
 
 #define TL_PEERS	64

@@ -15,7 +15,7 @@
 #include <linux/slab.h>
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
-#include "tunnel/tunnel.h"
+#include "tunnel/proto.h"
 #include "tunnel/wg.h"
 
 MODULE_IMPORT_NS(NOISE_INTERNAL);

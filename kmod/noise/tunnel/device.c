@@ -24,7 +24,12 @@
 #include "peer.h"
 #include "queueing.h"
 #include "socket.h"
-#include "tunnel.h"
+#include "proto.h"
+#include "receive.h"
+#include "send.h"
+#include "hs.h"
+#include "timers.h"
+#include "netlink.h"
 #include "wg.h"
 
 #define NOISE_DEFAULT_PROTOCOL	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"

@@ -280,4 +280,10 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id);
 void noise_device_ident_abort(struct noise_identity *id);
 
+/* device.c: the module's tunnel, the link type. */
+int noise_tunnel_init(void);
+void noise_tunnel_exit(void);
+extern struct rtnl_link_ops noise_link_ops;
+struct noise_device *noise_device_from_netdev(struct net_device *dev);
+
 #endif /* _NOISE_TUNNEL_DEVICE_H */

@@ -18,7 +18,10 @@
 #include "device.h"
 #include "peer.h"
 #include "socket.h"
-#include "tunnel.h"
+#include "send.h"
+#include "hs.h"
+#include "timers.h"
+#include "netlink.h"
 #include "wg.h"
 
 static struct noise_identity *noise_hs_ident(struct noise_device *nd)

@@ -30,7 +30,6 @@
 #include "device.h"
 #include "netlink.h"
 #include "peer.h"
-#include "tunnel.h"
 
 static struct genl_family noise_genl_family;
 

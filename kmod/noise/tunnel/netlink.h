@@ -11,6 +11,16 @@
 struct net;
 struct noise_device;
 struct noise_identity;
+struct noise_peer;
+
+/* netlink.c: the family, and the tunnel's notifications to it. */
+int noise_genl_init(void);
+void noise_genl_exit(void);
+void noise_netlink_notify_peer_add(struct noise_peer *peer);
+void noise_netlink_notify_peer_del(struct noise_peer *peer);
+void noise_netlink_notify_handshake(struct noise_peer *peer);
+void noise_netlink_notify_endpoint(struct noise_peer *peer);
+void noise_netlink_notify_hs_failed(struct noise_peer *peer);
 
 struct noise_device *noise_nl_device(struct net *net, struct nlattr **tb,
 				     struct netlink_ext_ack *extack);

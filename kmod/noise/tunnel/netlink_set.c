@@ -41,7 +41,7 @@
 #include "device.h"
 #include "netlink.h"
 #include "peer.h"
-#include "tunnel.h"
+#include "proto.h"
 
 /* SET_DEVICE: the plan. */
 

@@ -15,7 +15,11 @@
 #include "device.h"
 #include "peer.h"
 #include "socket.h"
-#include "tunnel.h"
+#include "receive.h"
+#include "send.h"
+#include "hs.h"
+#include "timers.h"
+#include "netlink.h"
 #include "wg.h"
 
 static atomic64_t noise_peer_counter = ATOMIC64_INIT(0);

@@ -15,7 +15,7 @@
 #include <linux/udp.h>
 #include "device.h"
 #include "messages.h"
-#include "tunnel.h"
+#include "proto.h"
 #include "wg.h"
 
 /* The pattern part of a name: "Noise_<pattern>_<dh>_<cipher>_<hash>". */

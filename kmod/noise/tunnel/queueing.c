@@ -21,7 +21,7 @@
 #include "device.h"
 #include "peer.h"
 #include "queueing.h"
-#include "tunnel.h"
+#include "receive.h"
 
 static void noise_slot_free(struct noise_crypt_slot *s)
 {

@@ -24,7 +24,10 @@
 #include "peer.h"
 #include "queueing.h"
 #include "socket.h"
-#include "tunnel.h"
+#include "receive.h"
+#include "send.h"
+#include "hs.h"
+#include "timers.h"
 #include "wg.h"
 
 /* Strip to the UDP payload; false if the datagram is malformed. */

@@ -22,7 +22,9 @@
 #include "peer.h"
 #include "queueing.h"
 #include "socket.h"
-#include "tunnel.h"
+#include "send.h"
+#include "hs.h"
+#include "timers.h"
 #include "wg.h"
 
 /*

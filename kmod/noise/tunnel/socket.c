@@ -19,7 +19,8 @@
 #include "device.h"
 #include "peer.h"
 #include "socket.h"
-#include "tunnel.h"
+#include "receive.h"
+#include "hs.h"
 
 /*
  * The outer route to a peer. The source address kept from the peer's last

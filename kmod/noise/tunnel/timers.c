@@ -22,7 +22,9 @@
 #include <linux/timer.h>
 #include "device.h"
 #include "peer.h"
-#include "tunnel.h"
+#include "send.h"
+#include "hs.h"
+#include "timers.h"
 
 /*
  * Test only: divide the session lifetimes and idle times by this (1..3600),

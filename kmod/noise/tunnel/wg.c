@@ -21,7 +21,6 @@
 #include "device.h"
 #include "peer.h"
 #include "socket.h"
-#include "tunnel.h"
 #include "wg.h"
 
 static_assert(sizeof(NOISE_WG_IDENTIFIER) - 1 <=

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* noise tunnel: receive.c: the receive path (UDP socket in, peers' RX work). */
+#ifndef _NOISE_TUNNEL_RECEIVE_H
+#define _NOISE_TUNNEL_RECEIVE_H
+
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+
+struct noise_peer;
+struct sock;
+
+int noise_receive(struct sock *sk, struct sk_buff *skb);
+void noise_receive_handshakes(struct work_struct *work);
+void noise_rx_work(struct work_struct *work);
+void noise_rx_queue_purge(struct noise_peer *peer);
+
+#endif /* _NOISE_TUNNEL_RECEIVE_H */
