@@ -11,6 +11,7 @@
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/time64.h>
+#include "messages.h"	/* NOISE_COOKIE_LEN, NOISE_COOKIE_NONCE_LEN, ... */
 
 struct net;
 struct noise_ratelimiter;
@@ -18,10 +19,11 @@ struct sockaddr;
 
 #define NOISE_COOKIE_KEY_LEN		32	/* BLAKE2s-256 of label || key */
 #define NOISE_COOKIE_SECRET_LEN		32
-#define NOISE_COOKIE_MAC_LEN		16	/* mac1 and mac2 each */
-#define NOISE_COOKIE_LEN		16
-#define NOISE_COOKIE_NONCE_LEN		24	/* XChaCha20-Poly1305 */
-#define NOISE_COOKIE_ENCRYPTED_LEN	(NOISE_COOKIE_LEN + 16)
+#define NOISE_COOKIE_MAC_LEN		NOISE_MAC_LEN	/* mac1 and mac2 each */
+/* The cookie and the XChaCha20-Poly1305 nonce: NOISE_COOKIE_LEN and
+ * NOISE_COOKIE_NONCE_LEN, in messages.h with the cookie reply.
+ */
+#define NOISE_COOKIE_ENCRYPTED_LEN	(NOISE_COOKIE_LEN + NOISE_TAG_LEN)
 /* The responder's secret is replaced after this long. */
 #define NOISE_COOKIE_SECRET_MAX_AGE	(120 * NSEC_PER_SEC)
 /* The maker stops using a cookie this long before the secret's age. */
@@ -29,8 +31,9 @@ struct sockaddr;
 
 /*
  * Labels are C strings of any length (the NUL is not hashed). WireGuard's
- * are below; our framing's are NOISE_LABEL_MAC1 and NOISE_LABEL_COOKIE in
- * tunnel/messages.h (the tunnel's wire format owns them).
+ * are below (wg.h uses these); our framing's are NOISE_LABEL_MAC1 and
+ * NOISE_LABEL_COOKIE in tunnel/messages.h (the tunnel's wire format owns
+ * them).
  */
 #define NOISE_COOKIE_WG_LABEL_MAC1	"mac1----"
 #define NOISE_COOKIE_WG_LABEL_COOKIE	"cookie--"

@@ -371,6 +371,31 @@ static void noise_device_rehandshake(struct noise_device *nd)
 	mutex_unlock(&nd->hs_lock);
 }
 
+/*
+ * Our keys changed to @id's (already swapped in): a peer with our own new
+ * public key goes, every other peer's keys (ss, hint id) are derived again
+ * and each handshakes again at once.
+ */
+static void noise_device_rekey_peers(struct noise_device *nd,
+				     const struct noise_identity *id)
+{
+	unsigned int len = id->proto.info.dh_len;
+	struct noise_peer *peer, *tmp;
+
+	lockdep_assert_held(&nd->conf_lock);
+	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
+		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
+			noise_peer_remove(peer);
+			continue;
+		}
+		/* The handshake work reads ss and the hint id under hs_lock. */
+		mutex_lock(&nd->hs_lock);
+		noise_peer_derive_keys(peer);
+		mutex_unlock(&nd->hs_lock);
+	}
+	noise_device_rehandshake(nd);
+}
+
 /**
  * noise_device_ident_commit() - install a prepared identity; cannot fail.
  * @nd: the device (conf_lock held).
@@ -384,9 +409,6 @@ static void noise_device_rehandshake(struct noise_device *nd)
  */
 void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id)
 {
-	unsigned int len = id->proto.info.dh_len;
-	struct noise_peer *peer, *tmp;
-
 	lockdep_assert_held(&nd->conf_lock);
 	if (noise_ident_same(noise_ident(nd), id)) {
 		kfree_sensitive(id);
@@ -395,17 +417,7 @@ void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *i
 	if (strcmp(noise_ident(nd)->proto.name, id->proto.name))
 		noise_peer_remove_all(nd);
 	noise_ident_swap(nd, id);
-	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
-			noise_peer_remove(peer);
-			continue;
-		}
-		/* The handshake work reads ss and the hint id under hs_lock. */
-		mutex_lock(&nd->hs_lock);
-		noise_peer_derive_keys(peer);
-		mutex_unlock(&nd->hs_lock);
-	}
-	noise_device_rehandshake(nd);
+	noise_device_rekey_peers(nd, id);
 }
 
 /** noise_device_ident_abort() - drop a prepared identity. */
@@ -454,7 +466,6 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 {
 	struct noise_identity *cur = noise_ident(nd), *id;
 	unsigned int len = cur->proto.info.dh_len;
-	struct noise_peer *peer, *tmp;
 	int err;
 
 	lockdep_assert_held(&nd->conf_lock);
@@ -474,17 +485,7 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 	}
 	noise_ident_cookie(id);
 	noise_ident_swap(nd, id);
-	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		if (id->has_key && !memcmp(peer->public_key, id->public_key, len)) {
-			noise_peer_remove(peer);
-			continue;
-		}
-		/* The handshake work reads ss and the hint id under hs_lock. */
-		mutex_lock(&nd->hs_lock);
-		noise_peer_derive_keys(peer);
-		mutex_unlock(&nd->hs_lock);
-	}
-	noise_device_rehandshake(nd);
+	noise_device_rekey_peers(nd, id);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(noise_device_set_private_key, NOISE_INTERNAL);

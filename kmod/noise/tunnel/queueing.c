@@ -194,6 +194,35 @@ static bool noise_rx_enqueue(struct sk_buff *skb)
 }
 
 /**
+ * noise_queue_take_done() - take the head of an in-order queue if it is over.
+ * @queue: a peer's tx_queue or rx_queue.
+ * @state: set to the head's state (NOISE_CB_DONE or NOISE_CB_DEAD).
+ *
+ * The shared step of noise_tx_work() and noise_rx_work(): the head leaves
+ * only once its crypto ended, so the peer's packets keep their order.
+ * Context: BH disabled; takes the queue's lock.
+ * Return: the unlinked head, or NULL (the queue is empty or its head is
+ * still pending).
+ */
+struct sk_buff *noise_queue_take_done(struct sk_buff_head *queue, u8 *state)
+{
+	struct sk_buff *skb;
+
+	spin_lock(&queue->lock);
+	skb = skb_peek(queue);
+	/* Pairs with the release in noise_tx_finish() and noise_rx_finish():
+	 * the ciphertext or plaintext is visible once the state says done.
+	 */
+	*state = skb ? smp_load_acquire(&NOISE_CB(skb)->state) : NOISE_CB_PENDING;
+	if (*state == NOISE_CB_PENDING)
+		skb = NULL;
+	else
+		__skb_unlink(skb, queue);
+	spin_unlock(&queue->lock);
+	return skb;
+}
+
+/**
  * noise_crypt_dispatch() - encrypt or decrypt @skb (NOISE_CB(skb)->dir).
  * @nd: the device.
  * @skb: the packet; its cb holds the keypair and nonce.

@@ -63,6 +63,7 @@ void noise_queueing_flush(struct noise_device *nd);
 void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
 			  struct sk_buff_head *sent);
 bool noise_crypt_use_inline(void);
+struct sk_buff *noise_queue_take_done(struct sk_buff_head *queue, u8 *state);
 
 /* send.c and receive.c: one operation, and what follows it. */
 int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,

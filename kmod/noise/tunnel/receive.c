@@ -656,17 +656,7 @@ void noise_rx_work(struct work_struct *work)
 	u8 state;
 
 	local_bh_disable();
-	for (;;) {
-		spin_lock(&peer->rx_queue.lock);
-		skb = skb_peek(&peer->rx_queue);
-		/* Pairs with the release in noise_rx_finish(). */
-		state = skb ? smp_load_acquire(&NOISE_CB(skb)->state) : NOISE_CB_PENDING;
-		if (state == NOISE_CB_PENDING) {
-			spin_unlock(&peer->rx_queue.lock);
-			break;
-		}
-		__skb_unlink(skb, &peer->rx_queue);
-		spin_unlock(&peer->rx_queue.lock);
+	while ((skb = noise_queue_take_done(&peer->rx_queue, &state))) {
 		if (state == NOISE_CB_DONE)
 			noise_rx_deliver(skb, 0);
 		else

@@ -234,19 +234,7 @@ void noise_tx_work(struct work_struct *work)
 	u8 state;
 
 	local_bh_disable();
-	for (;;) {
-		spin_lock(&peer->tx_queue.lock);
-		skb = skb_peek(&peer->tx_queue);
-		/* Pairs with the release in noise_tx_finish(): the
-		 * ciphertext is visible once the state says done.
-		 */
-		state = skb ? smp_load_acquire(&NOISE_CB(skb)->state) : NOISE_CB_PENDING;
-		if (state == NOISE_CB_PENDING) {
-			spin_unlock(&peer->tx_queue.lock);
-			break;
-		}
-		__skb_unlink(skb, &peer->tx_queue);
-		spin_unlock(&peer->tx_queue.lock);
+	while ((skb = noise_queue_take_done(&peer->tx_queue, &state))) {
 		if (state == NOISE_CB_DONE) {
 			noise_tx_send(skb);
 		} else {

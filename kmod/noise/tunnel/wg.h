@@ -13,6 +13,7 @@
 #define _NOISE_TUNNEL_WG_H
 
 #include <linux/types.h>
+#include "cookie.h"
 #include "device.h"
 #include "messages.h"
 
@@ -24,8 +25,9 @@ struct sk_buff;
 /* What the engine runs for it, and WireGuard's identifier (the prologue). */
 #define NOISE_WG_CONSTRUCTION		"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
 #define NOISE_WG_IDENTIFIER		"WireGuard v1 zx2c4 Jason@zx2c4.com"
-#define NOISE_WG_LABEL_MAC1		"mac1----"
-#define NOISE_WG_LABEL_COOKIE		"cookie--"
+/* Its MAC1 and cookie labels: cookie.h defines them. */
+#define NOISE_WG_LABEL_MAC1		NOISE_COOKIE_WG_LABEL_MAC1
+#define NOISE_WG_LABEL_COOKIE		NOISE_COOKIE_WG_LABEL_COOKIE
 
 /* Message types: one byte and three zero bytes, read as one __le32. */
 enum noise_wg_msg_type {
