@@ -252,25 +252,11 @@ u16 noise_device_listen_port(struct noise_device *nd);
 void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
 u32 noise_device_fwmark(struct noise_device *nd);
 
-/* Count a drop on the device (and on @peer if not NULL); any context. */
-void noise_count_cookie(struct noise_device *nd, struct noise_peer *peer,
-			enum noise_cookie_event ev);
-void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
-		      enum noise_drop why);
-/* A debug line (dynamic debug) on a session of @peer: "session @what". */
-void noise_dbg_session(struct noise_peer *peer, const char *what);
-/* Count @n messages (@bytes, UDP payload) received or sent; any context. */
-void noise_count_rx(struct noise_device *nd, struct noise_peer *peer,
-		    unsigned int n, unsigned int bytes);
-void noise_count_tx(struct noise_device *nd, struct noise_peer *peer,
-		    unsigned int n, unsigned int bytes);
 enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
 				unsigned int len, u8 *type);
 /* Under load from this many queued handshake messages (WireGuard: 1/8). */
 #define NOISE_UNDER_LOAD_QUEUED	(NOISE_MAX_QUEUED_HANDSHAKES / 8)
 bool noise_rx_under_load(struct noise_device *nd);
-void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
-		      struct noise_stats *out);
 
 /* A set request's identity change in two steps (netlink.c). */
 struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,

@@ -16,6 +16,7 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include "device.h"
+#include "stats.h"
 #include "peer.h"
 #include "socket.h"
 #include "send.h"

@@ -28,6 +28,7 @@
 #include "allowedips.h"
 #include "noise-nl-gen.h"
 #include "device.h"
+#include "stats.h"
 #include "netlink.h"
 #include "peer.h"
 

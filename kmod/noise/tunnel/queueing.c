@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include "device.h"
+#include "stats.h"
 #include "peer.h"
 #include "queueing.h"
 #include "receive.h"

@@ -21,6 +21,7 @@
 #include <net/ip_tunnels.h>
 #include <net/udp.h>
 #include "device.h"
+#include "stats.h"
 #include "peer.h"
 #include "queueing.h"
 #include "socket.h"

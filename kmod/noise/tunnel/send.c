@@ -19,6 +19,7 @@
 #include <net/icmp.h>
 #include <net/ip_tunnels.h>
 #include "device.h"
+#include "stats.h"
 #include "peer.h"
 #include "queueing.h"
 #include "socket.h"

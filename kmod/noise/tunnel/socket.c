@@ -17,6 +17,7 @@
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
 #include "device.h"
+#include "stats.h"
 #include "peer.h"
 #include "socket.h"
 #include "receive.h"

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include "cookie.h"
 #include "device.h"
+#include "stats.h"
 #include "peer.h"
 #include "socket.h"
 #include "wg.h"
