@@ -157,10 +157,9 @@ static int noise_plan_endpoint(const struct nlattr *a, struct netlink_ext_ack *e
 	const struct sockaddr *sa = nla_data(a);
 	int len = nla_len(a);
 
-	if (len < (int)sizeof(sa->sa_family))
-		len = 0;
-	else if ((sa->sa_family == AF_INET && len == sizeof(struct sockaddr_in)) ||
-		 (sa->sa_family == AF_INET6 && len == sizeof(struct sockaddr_in6)))
+	if (len >= (int)sizeof(sa->sa_family) &&
+	    ((sa->sa_family == AF_INET && len == sizeof(struct sockaddr_in)) ||
+	     (sa->sa_family == AF_INET6 && len == sizeof(struct sockaddr_in6))))
 		return 0;
 	NL_SET_ERR_MSG_ATTR(extack, a,
 			    "endpoint must be a struct sockaddr_in or sockaddr_in6");
@@ -746,34 +745,31 @@ wipe:
  */
 int noise_nl_set_test(struct sk_buff *skb, struct netlink_ext_ack *extack)
 {
-	const struct genl_split_ops *op = &noise_nl_ops[1];
+	struct nlattr *attrs[NOISE_A_DEVICE_MAX + 1];
+	const struct genl_split_ops *op = NULL;
 	struct nlmsghdr *nlh = nlmsg_hdr(skb);
 	struct genl_info info = {};
-	struct nlattr **attrs;
+	unsigned int i;
 	int err;
 
-	BUILD_BUG_ON(ARRAY_SIZE(noise_nl_ops) != 2);
-	if (WARN_ON(op->cmd != NOISE_CMD_SET_DEVICE))
+	for (i = 0; i < ARRAY_SIZE(noise_nl_ops); i++)
+		if (noise_nl_ops[i].cmd == NOISE_CMD_SET_DEVICE)
+			op = &noise_nl_ops[i];
+	if (WARN_ON(!op || op->maxattr > NOISE_A_DEVICE_MAX))
 		return -EINVAL;
 	if (skb->len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
 	    nlh->nlmsg_len > skb->len || nlh->nlmsg_len < nlmsg_msg_size(GENL_HDRLEN))
 		return -EINVAL;
-	attrs = kmalloc_array(op->maxattr + 1, sizeof(*attrs), GFP_KERNEL);
-	if (!attrs)
-		return -ENOMEM;
 	err = nlmsg_parse(nlh, GENL_HDRLEN, attrs, op->maxattr, op->policy, extack);
 	if (err)
-		goto out;
+		return err;
 	info.attrs = attrs;
 	info.snd_seq = nlh->nlmsg_seq;
 	info.nlhdr = nlh;
 	info.genlhdr = nlmsg_data(nlh);
 	info.extack = extack;
 	genl_info_net_set(&info, &init_net);
-	err = noise_nl_set_device_doit(skb, &info);
-out:
-	kfree(attrs);
-	return err;
+	return noise_nl_set_device_doit(skb, &info);
 }
 EXPORT_SYMBOL_NS_GPL(noise_nl_set_test, NOISE_INTERNAL);
 #endif /* NOISE_TESTING */
