@@ -18,7 +18,7 @@
 
 MODULE_IMPORT_NS(NOISE_INTERNAL);
 
-#define TT_MAX_LEN	700
+#define TT_MAX_LEN	2100	/* past NOISE_MAX_HS_MSG_LEN */
 
 struct tt_proto {
 	const char *name;
@@ -34,6 +34,10 @@ static const struct tt_proto tt_protos[] = {
 	/* X448: 56-byte keys, 24 more per DH key. */
 	{ "Noise_XX_448_ChaChaPoly_SHA512", { 0, 112, 188, 132 }, false },
 	{ "Noise_XXpsk0_25519_ChaChaPoly_BLAKE2s", { 0, 136, 140, 108 }, true },
+	/* hfs: an ML-KEM key in message 1, its ciphertext in message 2. */
+	{ "Noise_IKhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s", { 0, 1352, 1196 }, false },
+	{ "Noise_XXhfs_448+MLKEM1024_ChaChaPoly_BLAKE2b", { 0, 1680, 1772, 132 }, false },
+	{ "Noise_KKhfs+psk0_448+MLKEM1024_AESGCM_SHA512", { 0, 1744, 1700 }, true },
 };
 
 static void tt_proto_desc(const struct tt_proto *p, char *desc)
@@ -162,6 +166,9 @@ static void tt_refused(struct kunit *test)
 		"Noise_IN_25519_ChaChaPoly_BLAKE2s", "Noise_KN_25519_ChaChaPoly_BLAKE2s",
 		"Noise_NX_25519_ChaChaPoly_BLAKE2s", "Noise_XXfallback_25519_ChaChaPoly_BLAKE2s",
 		"Noise_IK_25519_ChaChaPoly", "Noise_Foo_25519_ChaChaPoly_BLAKE2s", "",
+		"Noise_NKhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s",
+		"Noise_Xhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s",
+		"Noise_IKhfs_25519+MLKEM512_ChaChaPoly_BLAKE2s",
 	};
 	static const char * const good[] = {
 		"Noise_IK_25519_ChaChaPoly_BLAKE2s", "Noise_XX_448_AESGCM_SHA512",
@@ -169,6 +176,8 @@ static void tt_refused(struct kunit *test)
 		"Noise_XK_25519_ChaChaPoly_BLAKE2s", "Noise_KX_25519_ChaChaPoly_BLAKE2s",
 		"Noise_I1K1_25519_ChaChaPoly_BLAKE2s", "Noise_X1X1_448_ChaChaPoly_BLAKE2b",
 		"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s", "Noise_KKpsk0_25519_ChaChaPoly_BLAKE2s",
+		"Noise_IKhfs+psk2_25519+MLKEM768_ChaChaPoly_BLAKE2s",
+		"Noise_XXhfs_448+MLKEM1024_AESGCM_SHA512",
 	};
 	struct netlink_ext_ack ext = {};
 	unsigned int i, dh;
@@ -182,7 +191,7 @@ static void tt_refused(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, noise_tunnel_protocol_ok(good[i], &dh, NULL), 0,
 				    "%s", good[i]);
-		KUNIT_EXPECT_EQ(test, dh, strstr(good[i], "_448_") ? 56U : 32U);
+		KUNIT_EXPECT_EQ(test, dh, strstr(good[i], "_448") ? 56U : 32U);
 	}
 }
 

@@ -369,11 +369,12 @@ NT_IN4_2=10.10.0.2
 NT_IN6_1=fd10::1
 NT_IN6_2=fd10::2
 
-# nt_proto_dh NAME: the DH function of a protocol name (25519 or 448).
+# nt_proto_dh NAME: the DH function of a protocol name (25519 or 448; of
+# an hfs protocol's "<dh>+<kem>" the DH).
 nt_proto_dh() {
 	case $1 in
 	WireGuard) echo 25519 ;;
-	*) echo "$1" | cut -d_ -f3 ;;
+	*) echo "$1" | cut -d_ -f3 | cut -d+ -f1 ;;
 	esac
 }
 

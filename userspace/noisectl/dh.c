@@ -109,10 +109,13 @@ static bool protocol_field(const char *protocol, int n, char *out, size_t len)
 
 const struct dh_func *dh_by_protocol(const char *protocol)
 {
-	char field[16];
+	char field[32], *kem;
 
 	if (!protocol_field(protocol, 2, field, sizeof(field)))
 		return NULL;
+	kem = strchr(field, '+');	/* hfs: "<dh>+<kem>"; keys are the DH's */
+	if (kem)
+		*kem = '\0';
 	return dh_by_name(field);
 }
 

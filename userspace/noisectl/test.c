@@ -234,6 +234,8 @@ static void test_dh(void)
 	}
 	check(dh_by_protocol("Noise_XX_448_AESGCM_SHA512") == dh_by_name("448") &&
 	      dh_by_protocol(NOISE_DEFAULT_PROTOCOL) == dh_by_name("25519") &&
+	      dh_by_protocol("Noise_IKhfs+psk2_448+MLKEM1024_ChaChaPoly_BLAKE2b") ==
+	      dh_by_name("448") &&
 	      !dh_by_protocol("Noise_XX_P256_AESGCM_SHA512"),
 	      "keys/dh-of-protocol", "wrong DH");
 	check(protocol_psk_tokens(NOISE_DEFAULT_PROTOCOL) == 1 &&

@@ -94,6 +94,8 @@ struct noise_stats {
  * @msg_len: exact wire length of handshake message i (1-based), with our
  *	header, hint and MACs (messages.h).
  * @noise_len: length of the Noise part of message i.
+ * @max_msg_len: the longest msg_len[]: what a handshake in progress keeps
+ *	for its retransmission (hfs messages run to 1.8 KiB, others to 200 B).
  * @hinted: message 1 carries a peer hint (the responder must know the
  *	initiator before reading it: Documentation/wire-format.rst).
  * @overhead: outer bytes added to an inner packet over IPv6, without the
@@ -106,6 +108,7 @@ struct noise_tunnel_proto {
 	struct noise_protocol_info info;
 	unsigned int msg_len[NOISE_MAX_MESSAGES + 1];
 	unsigned int noise_len[NOISE_MAX_MESSAGES + 1];
+	unsigned int max_msg_len;
 	bool hinted;
 	unsigned int overhead;
 	unsigned int prologue_len;

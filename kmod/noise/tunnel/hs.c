@@ -110,10 +110,12 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
 		.prologue_len = id->proto.prologue_len,
 		.remote_static_cb = noise_hs_remote_static,
 	};
-	struct noise_hs *nhs = kzalloc(sizeof(*nhs), GFP_KERNEL);
+	struct noise_hs *nhs;
 
+	nhs = kzalloc(struct_size(nhs, last_sent, id->proto.max_msg_len), GFP_KERNEL);
 	if (!nhs)
 		return NULL;
+	nhs->last_sent_cap = id->proto.max_msg_len;
 	nhs->nd = nd;
 	nhs->role = role;
 	nhs->next_msgno = 1;
@@ -133,7 +135,7 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
 	nhs->hs = noise_handshake_new(noise_proto_hs_name(&id->proto), role, &keys, GFP_KERNEL);
 	memzero_explicit(nhs->psks, sizeof(nhs->psks));
 	if (IS_ERR(nhs->hs)) {
-		kfree(nhs);
+		kfree_sensitive(nhs);
 		return NULL;
 	}
 	noise_index_insert(&nd->index, &nhs->entry);
@@ -239,7 +241,9 @@ static int noise_hs_write(struct noise_hs *nhs)
 		noise_tai64n(nhs->payload);
 		plen = NOISE_TIMESTAMP_LEN;
 	}
-	cap = sizeof(nhs->last_sent) - off - sizeof(struct noise_msg_macs);
+	if (off + sizeof(struct noise_msg_macs) > nhs->last_sent_cap)
+		return -EMSGSIZE;
+	cap = nhs->last_sent_cap - off - sizeof(struct noise_msg_macs);
 	err = noise_handshake_write(nhs->hs, nhs->payload, plen,
 				    nhs->last_sent + off, cap, &len);
 	if (err)
@@ -405,22 +409,30 @@ void noise_hs_session_confirmed(struct noise_peer *peer)
 	noise_peer_queue_hs_work(peer);
 }
 
-/* Keep our unconfirmed final message for its retransmissions. */
+/* The kept final message goes (its session is gone or replaced). */
+static void noise_hs_forget_final(struct noise_peer *peer)
+{
+	kfree_sensitive(peer->last_sent_final);
+	peer->last_sent_final = NULL;
+	peer->last_sent_final_len = 0;
+}
+
+/*
+ * Keep our unconfirmed final message for its retransmissions, in a buffer
+ * of its own length (a peer at rest holds none). Without memory it is not
+ * kept: the peer's retransmission then starts a handshake anew.
+ */
 static void noise_hs_keep_final(struct noise_hs *nhs, struct noise_peer *peer)
 {
-	memcpy(peer->last_sent_final, nhs->last_sent, nhs->last_sent_len);
+	noise_hs_forget_final(peer);
+	peer->last_sent_final = kmemdup(nhs->last_sent, nhs->last_sent_len, GFP_KERNEL);
+	if (!peer->last_sent_final)
+		return;
 	peer->last_sent_final_len = nhs->last_sent_len;
 	memcpy(peer->final_trigger_mac1, nhs->last_read_mac1, NOISE_MAC_LEN);
 	peer->final_to = nhs->endpoint;
 	peer->final_retries = 0;
 	peer->final_sent_at = jiffies;
-}
-
-/* The kept final message goes (its session is gone or replaced). */
-static void noise_hs_forget_final(struct noise_peer *peer)
-{
-	memzero_explicit(peer->last_sent_final, sizeof(peer->last_sent_final));
-	peer->last_sent_final_len = 0;
 }
 
 /* After the final message is sent on a confirmed session: what waited. */
@@ -1159,7 +1171,7 @@ void noise_hs_clear_peer(struct noise_peer *peer)
 	lockdep_assert_held(&peer->nd->hs_lock);
 	noise_hs_free(peer->hs);
 	peer->hs = NULL;
-	peer->last_sent_final_len = 0;
+	noise_hs_forget_final(peer);
 }
 
 /* Context: process, hs_lock held. */

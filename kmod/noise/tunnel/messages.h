@@ -92,10 +92,14 @@ static_assert(sizeof(struct noise_msg_transport) == 16);
 
 #define NOISE_PADDING			16
 #define NOISE_TRANSPORT_MIN_LEN		(sizeof(struct noise_msg_transport) + NOISE_TAG_LEN)
-/* Largest handshake message: 4 DH keys of X448 with tags plus payload is
- * far below this; noise_tunnel_protocol_parse() checks it.
+/* Largest handshake message the tunnel takes. The longest today is message
+ * 1 of IKhfs with X448 and ML-KEM-1024 (1,816 bytes on the wire: e, an
+ * encrypted ML-KEM-1024 key, s, payload, hint, MACs); the calibration
+ * handshake (noise_tunnel_protocol_parse()) refuses any protocol over it.
+ * Such messages exceed a 1,280-byte IPv6 path: the socket lets IP fragment
+ * them (ignore_df; every host reassembles), as any other UDP datagram.
  */
-#define NOISE_MAX_HS_MSG_LEN		512
+#define NOISE_MAX_HS_MSG_LEN		2048
 
 /*
  * Timers and limits (Documentation/timers.rst; WireGuard's values where it

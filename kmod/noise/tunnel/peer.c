@@ -354,6 +354,7 @@ static void noise_peer_free_rcu(struct rcu_head *rcu)
 
 	dst_cache_destroy(&peer->endpoint_cache);
 	free_percpu(peer->stats);
+	kfree_sensitive(peer->last_sent_final);
 	kfree_sensitive(peer);
 }
 

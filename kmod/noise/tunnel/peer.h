@@ -118,7 +118,8 @@ struct noise_keypairs {
  * @role: NOISE_INITIATOR or NOISE_RESPONDER.
  * @next_msgno: the number of the next message (1-based) to read or write.
  * @last_read_mac1: MAC1 of the last message read (duplicate detection).
- * @last_sent: our last message, for retransmission; @last_sent_len.
+ * @last_sent: our last message, for retransmission; @last_sent_len; room
+ *	for @last_sent_cap bytes (the protocol's longest message).
  * @endpoint: where the peer's messages came from (responder side).
  * @started: jiffies when it began; @retries: retransmissions so far.
  * @anon_node: in dev->anon while peer is NULL.
@@ -135,8 +136,8 @@ struct noise_hs {
 	u8 next_msgno;
 	u8 retries;
 	u8 last_read_mac1[NOISE_MAC_LEN];
-	u8 last_sent[NOISE_MAX_HS_MSG_LEN];
 	unsigned int last_sent_len;
+	unsigned int last_sent_cap;
 	unsigned long last_sent_at;
 	struct noise_endpoint endpoint;
 	unsigned long started;
@@ -150,6 +151,7 @@ struct noise_hs {
 		unsigned int rx_n, rx_bytes, tx_n, tx_bytes;
 	} wire;
 	struct rcu_head rcu;
+	u8 last_sent[];
 };
 
 /*
@@ -167,7 +169,8 @@ struct noise_hs {
  * @keepalive_interval: persistent keepalive in seconds, 0 off.
  * @keypairs: the sessions.
  * @hs: our handshake with it in progress (dev->hs_lock), or NULL.
- * @last_sent_final: the final handshake message we wrote, kept until the
+ * @last_sent_final: the final handshake message we wrote (allocated,
+ *	@last_sent_final_len bytes, NULL when none), kept until the
  *	session it created is confirmed (retransmitted on timer/duplicate);
  *	@final_sent_at: when it was last sent (jiffies, dev->hs_lock).
  * @latest_timestamp: the newest TAI64N timestamp seen in its message 1
@@ -215,7 +218,7 @@ struct noise_peer {
 	u16 keepalive_interval;
 	struct noise_keypairs keypairs;
 	struct noise_hs *hs;
-	u8 last_sent_final[NOISE_MAX_HS_MSG_LEN];
+	u8 *last_sent_final;
 	unsigned int last_sent_final_len;
 	u8 final_trigger_mac1[NOISE_MAC_LEN];	/* MAC1 of what it answered */
 	unsigned int final_retries;

@@ -75,11 +75,6 @@ static int noise_proto_check(const char *name, struct noise_protocol_info *info,
 		NL_SET_ERR_MSG(extack, "fallback patterns are not supported by the tunnel");
 		return -EINVAL;
 	}
-	if (info->kem_pub_len) {
-		/* KEM keys do not fit its 512-byte handshake messages. */
-		NL_SET_ERR_MSG(extack, "hfs is not supported by the tunnel");
-		return -EINVAL;
-	}
 	if (!info->needs_local_static[NOISE_INITIATOR]) {
 		NL_SET_ERR_MSG(extack, "pattern leaves the initiator anonymous");
 		return -EINVAL;
@@ -188,6 +183,7 @@ static int noise_calib_step(struct noise_calib *c, struct noise_tunnel_proto *p,
 	p->msg_len[i] = sizeof(struct noise_msg_handshake) + len +
 			sizeof(struct noise_msg_macs) +
 			(i == 1 && p->hinted ? sizeof(struct noise_msg_hint) : 0);
+	p->max_msg_len = max(p->max_msg_len, p->msg_len[i]);
 	return 0;
 }
 
