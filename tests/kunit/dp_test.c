@@ -37,6 +37,7 @@
 #include "tunnel/stats.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
+#include "tunnel/peer_conf.h"
 #include "tunnel/socket.h"
 #include "tunnel/hs.h"
 #include "fuzz_test.h"
@@ -268,7 +269,7 @@ static void dp_handshake(struct dp_ctx *c)
 	unsigned int tries;
 	struct dp_rec *r;
 
-	noise_hs_want(c->pa);
+	noise_peer_want_handshake(c->pa);
 	for (tries = 0; tries < 600; tries++) {
 		dp_flush(c);
 		while ((r = dp_pop(c))) {

@@ -32,6 +32,7 @@
 #include "tunnel/stats.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
+#include "tunnel/peer_conf.h"
 #include "tunnel/proto.h"
 #include "tunnel/send.h"
 #include "tunnel/hs.h"
@@ -236,7 +237,7 @@ static void fz_handshake(struct fz_rx *c)
 	struct fz_rec *r;
 	bool all;
 
-	noise_hs_want(c->pa);
+	noise_peer_want_handshake(c->pa);
 	for (tries = 0; tries < 600; tries++) {
 		fz_flush(c);
 		while ((r = fz_pop(c))) {

@@ -17,6 +17,7 @@
 #include "tunnel/allowedips.h"
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
+#include "tunnel/peer_conf.h"
 #include "tunnel_test.h"
 
 #define TD_PEERS	300

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
+#include "tunnel/peer_conf.h"
 #include "tunnel_test.h"
 
 #define TL_PEERS	64

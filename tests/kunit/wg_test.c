@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include "tunnel/device.h"
 #include "tunnel/peer.h"
+#include "tunnel/peer_conf.h"
 #include "tunnel/proto.h"
 #include "tunnel/wg.h"
 
@@ -99,13 +100,17 @@ static void wt_profile(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->msg_len[2], 92);
 }
 
-/* Native message 1 and 2 -> WireGuard's layout; mac1 by the receiver's key. */
-static void wt_seal(struct kunit *test)
+/*
+ * Native message 1 and 2 -> WireGuard's layout; the peer's maker keyed by
+ * its key with WireGuard's label (hs.c adds the MACs with it: the
+ * selftests against the kernel's WireGuard check them on the wire).
+ */
+static void wt_layout(struct kunit *test)
 {
 	struct noise_peer *peer = kunit_kzalloc(test, sizeof(*peer), GFP_KERNEL);
 	struct noise_tunnel_proto *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	u8 *msg = kunit_kzalloc(test, 160, GFP_KERNEL);
-	u8 key[NOISE_KEY_LEN], mac[NOISE_MAC_LEN], zero[NOISE_MAC_LEN] = { };
+	u8 key[NOISE_KEY_LEN];
 	unsigned int i, len;
 
 	KUNIT_ASSERT_NOT_NULL(test, peer);
@@ -114,7 +119,7 @@ static void wt_seal(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, noise_tunnel_protocol_parse("WireGuard", p, NULL), 0);
 	for (i = 0; i < 32; i++)
 		peer->public_key[i] = i;
-	noise_framing_peer_keys(p, peer);
+	noise_peer_cookie_keys(p, peer);
 	/* mac1 key = BLAKE2s("mac1----" || receiver's public key) */
 	{
 		u8 buf[8 + 32];
@@ -133,15 +138,12 @@ static void wt_seal(struct kunit *test)
 	put_unaligned_le32(0x11223344, msg + 4);
 	for (i = 0; i < 108; i++)
 		msg[12 + i] = i + 1;
-	len = noise_wg_framing.hs_seal(peer, msg, 152);
+	len = noise_wg_framing.hs_layout(msg, 152);
 	KUNIT_ASSERT_EQ(test, len, 148);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(msg), 1);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(msg + 4), 0x11223344);
 	for (i = 0; i < 108; i++)
 		KUNIT_EXPECT_EQ(test, msg[8 + i], (u8)(i + 1));
-	blake2s(mac, msg, key, NOISE_MAC_LEN, 116, NOISE_KEY_LEN);
-	KUNIT_EXPECT_MEMEQ(test, msg + 116, mac, NOISE_MAC_LEN);
-	KUNIT_EXPECT_MEMEQ(test, msg + 132, zero, NOISE_MAC_LEN);	/* no cookie */
 
 	/* message 2: same layout as native, only the type word changes */
 	memset(msg, 0, 160);
@@ -150,19 +152,17 @@ static void wt_seal(struct kunit *test)
 	msg[2] = 2;
 	put_unaligned_le32(0x55667788, msg + 4);
 	put_unaligned_le32(0x11223344, msg + 8);
-	len = noise_wg_framing.hs_seal(peer, msg, 92);
+	len = noise_wg_framing.hs_layout(msg, 92);
 	KUNIT_ASSERT_EQ(test, len, 92);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(msg), 2);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(msg + 4), 0x55667788);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le32(msg + 8), 0x11223344);
-	blake2s(mac, msg, key, NOISE_MAC_LEN, 60, NOISE_KEY_LEN);
-	KUNIT_EXPECT_MEMEQ(test, msg + 60, mac, NOISE_MAC_LEN);
 }
 
 static struct kunit_case wt_cases[] = {
 	KUNIT_CASE(wt_rx_check),
 	KUNIT_CASE(wt_profile),
-	KUNIT_CASE(wt_seal),
+	KUNIT_CASE(wt_layout),
 	{}
 };
 

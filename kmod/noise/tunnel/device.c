@@ -23,6 +23,7 @@
 #include "device.h"
 #include "stats.h"
 #include "peer.h"
+#include "peer_conf.h"
 #include "queueing.h"
 #include "socket.h"
 #include "proto.h"
@@ -72,10 +73,13 @@ static struct noise_identity *noise_ident(struct noise_device *nd)
  */
 static void noise_ident_cookie(struct noise_identity *id)
 {
+	const char *mac1, *cookie;
+
 	noise_cookie_checker_init(&id->cookie);
+	noise_framing_labels(&id->proto, &mac1, &cookie);
 	if (id->has_key)
-		noise_framing_checker_key(&id->proto, &id->cookie, id->public_key,
-					  id->proto.info.dh_len);
+		noise_cookie_checker_set_key(&id->cookie, mac1, cookie, id->public_key,
+					     id->proto.info.dh_len);
 }
 
 static struct noise_identity *noise_ident_new(const char *proto,
@@ -571,6 +575,8 @@ static int noise_nd_init(struct noise_device *nd)
 	noise_allowedips_init(&nd->aips, &nd->conf_lock);
 	skb_queue_head_init(&nd->hs_queue);
 	INIT_WORK(&nd->hs_work, noise_receive_handshakes);
+	nd->encap_rcv = noise_receive;
+	nd->peer_event = noise_netlink_peer_event;
 	nd->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_stats);
 	if (!nd->stats)
 		return -ENOMEM;
@@ -586,7 +592,7 @@ static int noise_nd_init(struct noise_device *nd)
 				 0, dev->name);
 	if (!nd->wq)
 		goto err_hs_wq;
-	err = noise_queueing_init(nd);
+	err = noise_queueing_init(nd, &noise_tx_crypt, &noise_rx_crypt);
 	if (err)
 		goto err_wq;
 	err = gro_cells_init(&nd->gro, dev);

@@ -116,6 +116,13 @@ struct noise_tunnel_proto {
 	const struct noise_framing_ops *framing;
 };
 
+/* Events of a peer that the paths raise (noise_device.peer_event). */
+enum noise_peer_event {
+	NOISE_EV_HANDSHAKE,	/* a session was made (or confirmed) */
+	NOISE_EV_ENDPOINT,	/* its endpoint moved (roaming) */
+	NOISE_EV_HS_FAILED,	/* handshake attempts given up */
+};
+
 /*
  * The device's identity: its protocol and static key pair. Replaced as a
  * whole under conf_lock (RCU for readers), freed with kfree_sensitive.
@@ -176,7 +183,8 @@ struct noise_index_table {
  * @anon: responder handshakes that do not know their peer yet (XX before
  *	message 3), under hs_lock, bounded by NOISE_MAX_ANON_HANDSHAKES.
  * @workers: per-CPU crypto workers (queueing.c); @wq their workqueue;
- *	@inline_tx/@inline_rx: per-CPU slots of the inline path; @last_cpu:
+ *	@inline_tx/@inline_rx: per-CPU slots of the inline path;
+ *	@crypt_ops: what they run, per direction (the paths'); @last_cpu:
  *	round robin; @crypt_inflight: inline operations an asynchronous AEAD
  *	has not completed yet (noise_queueing_flush() waits for them).
  * @hs_wq: the handshake workqueue (ordered per device).
@@ -187,12 +195,19 @@ struct noise_index_table {
  * @last_under_load: jiffies when the handshake queue was last found busy
  *	(under load for one second after, as WireGuard).
  * @dev_list: the per-netns list of devices (noise_net).
+ * @encap_rcv: the receive path's entry (noise_receive()), handed to the
+ *	sockets the device opens: the I/O floor calls up only through it.
+ * @peer_event: what the paths tell the control floor about a peer
+ *	(netlink.c sends it to the "peers" multicast group); called in
+ *	process context. Set when the device is made, as @encap_rcv.
  */
 struct noise_device {
 	struct net_device *dev;
 	struct net *net;
 	struct noise_identity __rcu *ident;
 	struct sock __rcu *sock4, *sock6;
+	int (*encap_rcv)(struct sock *sk, struct sk_buff *skb);
+	void (*peer_event)(struct noise_peer *peer, enum noise_peer_event ev);
 	u16 listen_port;
 	u32 fwmark;
 	struct mutex conf_lock;		/* configuration, peer list */
@@ -211,6 +226,7 @@ struct noise_device {
 	unsigned int num_anon;
 	struct noise_worker __percpu *workers;
 	struct noise_crypt_slot __percpu *inline_tx, *inline_rx;
+	const struct noise_crypt_ops *crypt_ops[2];	/* enum noise_cb_dir */
 	int last_cpu;
 	atomic_t crypt_inflight;
 	struct workqueue_struct *wq, *hs_wq;

@@ -22,7 +22,6 @@
 #include "send.h"
 #include "hs.h"
 #include "timers.h"
-#include "netlink.h"
 #include "wg.h"
 
 static struct noise_identity *noise_hs_ident(struct noise_device *nd)
@@ -31,11 +30,12 @@ static struct noise_identity *noise_hs_ident(struct noise_device *nd)
 }
 
 /*
- * The MACs of a message we send (Documentation/cookies.rst). A profile
- * does its own (hs_seal, hs_remac). Ours are keyed by the responder's
- * static key in both directions: the initiator's messages with the peer's
- * maker (mac2 with the peer's cookie, if it gave us one), the responder's
- * with our own checker's key (mac2 zero: nobody asks for it).
+ * The MACs of a message we send (Documentation/cookies.rst). Ours are
+ * keyed by the responder's static key in both directions: the initiator's
+ * messages with the peer's maker (mac2 with the peer's cookie, if it gave
+ * us one), the responder's with our own checker's key (mac2 zero: nobody
+ * asks for it). A profile's (WireGuard) are keyed by the receiver's key:
+ * always the peer's maker, keyed with the profile's labels.
  */
 static void noise_hs_macs(struct noise_device *nd, struct noise_peer *peer,
 			  bool initiator, u8 *msg, unsigned int len)
@@ -44,10 +44,7 @@ static void noise_hs_macs(struct noise_device *nd, struct noise_peer *peer,
 	const struct noise_framing_ops *f = id->proto.framing;
 	size_t mac_off = len - sizeof(struct noise_msg_macs);
 
-	if (f) {
-		if (peer)
-			f->hs_remac(peer, msg, len);
-	} else if (initiator) {
+	if (f || initiator) {
 		if (peer && noise_cookie_add_macs(&peer->cookie, msg, mac_off))
 			noise_count_cookie(nd, peer, NOISE_CE_MAC2_SENT);
 	} else {
@@ -256,16 +253,14 @@ static int noise_hs_write(struct noise_hs *nhs)
 			return err;
 	}
 	len += off + sizeof(struct noise_msg_macs);
-	if (id->proto.framing) {	/* its layout and MACs (peer known: IK) */
+	if (id->proto.framing) {	/* its layout (peer known: IK) */
 		if (!peer)
 			return -ENOKEY;
-		len = id->proto.framing->hs_seal(peer, nhs->last_sent, len);
-		goto sealed;
-	}
-	if (nhs->role == NOISE_INITIATOR && !peer)
+		len = id->proto.framing->hs_layout(nhs->last_sent, len);
+	} else if (nhs->role == NOISE_INITIATOR && !peer) {
 		return -ENOKEY;
+	}
 	noise_hs_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR, nhs->last_sent, len);
-sealed:
 	nhs->last_sent_len = len;
 	nhs->next_msgno++;
 	nhs->retries = 0;
@@ -478,7 +473,7 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 			  nhs->role == NOISE_INITIATOR ? "made as initiator" : "made as responder");
 	if (!kp->deferred) {
 		noise_hs_count_session(peer);
-		noise_netlink_notify_handshake(peer);
+		peer->nd->peer_event(peer, NOISE_EV_HANDSHAKE);
 	}
 	if (!confirmed)
 		noise_hs_send_last(nhs);
@@ -927,7 +922,7 @@ void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
 }
 
 /*
- * A session was made after the last noise_hs_want(): the want is answered
+ * A session was made after the last noise_peer_want_handshake(): the want is answered
  * (packets sent on the old session while the handshake ran asked again).
  */
 static bool noise_hs_want_answered(struct noise_peer *peer)
@@ -1013,7 +1008,7 @@ static void noise_hs_give_up(struct noise_peer *peer)
 	}
 	noise_timers_hs_given_up(peer);
 	noise_count_cookie(peer->nd, peer, NOISE_CE_HS_GIVEN_UP);
-	noise_netlink_notify_hs_failed(peer);
+	peer->nd->peer_event(peer, NOISE_EV_HS_FAILED);
 }
 
 /*
@@ -1140,30 +1135,11 @@ void noise_hs_peer_work(struct work_struct *work)
 		noise_hs_initiate(peer);
 	mutex_unlock(&nd->hs_lock);
 	if (test_and_clear_bit(NOISE_PEER_HANDSHAKE_DONE, &peer->flags))
-		noise_netlink_notify_handshake(peer);
+		peer->nd->peer_event(peer, NOISE_EV_HANDSHAKE);
 	if (test_and_clear_bit(NOISE_PEER_ENDPOINT_CHANGED, &peer->flags))
-		noise_netlink_notify_endpoint(peer);
+		peer->nd->peer_event(peer, NOISE_EV_ENDPOINT);
 	noise_peer_put(peer);
 }
-
-/* Context: any. Takes a peer reference that the work drops. */
-void noise_peer_queue_hs_work(struct noise_peer *peer)
-{
-	if (READ_ONCE(peer->dead))
-		return;
-	noise_peer_get(peer);
-	if (!queue_work(peer->nd->hs_wq, &peer->hs_work))
-		noise_peer_put(peer);
-}
-
-/* Ask for a handshake with @peer. Context: any. */
-void noise_hs_want(struct noise_peer *peer)
-{
-	WRITE_ONCE(peer->hs_wanted, get_jiffies_64());
-	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
-	noise_peer_queue_hs_work(peer);
-}
-EXPORT_SYMBOL_NS_GPL(noise_hs_want, NOISE_INTERNAL);
 
 /* Context: process, hs_lock held. */
 void noise_hs_clear_peer(struct noise_peer *peer)

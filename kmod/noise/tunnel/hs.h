@@ -13,8 +13,6 @@ void noise_hs_process(struct noise_device *nd, struct sk_buff *skb);
 void noise_hs_peer_work(struct work_struct *work);
 void noise_hs_clear_peer(struct noise_peer *peer);
 void noise_hs_clear_anon(struct noise_device *nd);
-void noise_peer_queue_hs_work(struct noise_peer *peer);
-void noise_hs_want(struct noise_peer *peer);
 void noise_hs_session_confirmed(struct noise_peer *peer);
 
 #endif /* _NOISE_TUNNEL_HS_H */

@@ -545,19 +545,17 @@ void noise_netlink_notify_peer_del(struct noise_peer *peer)
 	noise_nl_notify(peer, NOISE_CMD_PEER_DEL_NTF);
 }
 
-void noise_netlink_notify_handshake(struct noise_peer *peer)
+/* noise_device.peer_event: an event the paths raised. Context: process. */
+void noise_netlink_peer_event(struct noise_peer *peer, enum noise_peer_event ev)
 {
-	noise_nl_notify(peer, NOISE_CMD_HANDSHAKE_NTF);
-}
+	static const u8 cmd[] = {
+		[NOISE_EV_HANDSHAKE] = NOISE_CMD_HANDSHAKE_NTF,
+		[NOISE_EV_ENDPOINT] = NOISE_CMD_ENDPOINT_NTF,
+		[NOISE_EV_HS_FAILED] = NOISE_CMD_HANDSHAKE_FAILED_NTF,
+	};
 
-void noise_netlink_notify_endpoint(struct noise_peer *peer)
-{
-	noise_nl_notify(peer, NOISE_CMD_ENDPOINT_NTF);
-}
-
-void noise_netlink_notify_hs_failed(struct noise_peer *peer)
-{
-	noise_nl_notify(peer, NOISE_CMD_HANDSHAKE_FAILED_NTF);
+	if (!WARN_ON_ONCE(ev >= ARRAY_SIZE(cmd)))
+		noise_nl_notify(peer, cmd[ev]);
 }
 
 /* Family */

@@ -7,6 +7,7 @@
 #define _NOISE_TUNNEL_NETLINK_H
 
 #include <net/netlink.h>
+#include "device.h"
 
 struct net;
 struct noise_device;
@@ -18,9 +19,7 @@ int noise_genl_init(void);
 void noise_genl_exit(void);
 void noise_netlink_notify_peer_add(struct noise_peer *peer);
 void noise_netlink_notify_peer_del(struct noise_peer *peer);
-void noise_netlink_notify_handshake(struct noise_peer *peer);
-void noise_netlink_notify_endpoint(struct noise_peer *peer);
-void noise_netlink_notify_hs_failed(struct noise_peer *peer);
+void noise_netlink_peer_event(struct noise_peer *peer, enum noise_peer_event ev);
 
 struct noise_device *noise_nl_device(struct net *net, struct nlattr **tb,
 				     struct netlink_ext_ack *extack);

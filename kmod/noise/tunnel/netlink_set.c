@@ -41,6 +41,7 @@
 #include "device.h"
 #include "netlink.h"
 #include "peer.h"
+#include "peer_conf.h"
 #include "proto.h"
 
 /* SET_DEVICE: the plan. */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noise tunnel: peers (create, look up by key or by message-1 hint,
- * remove), the index table, keypairs.
+ * noise tunnel: the state floor's peers: their data, the device's peer
+ * tables (by key, by message-1 hint), the endpoint, the index table,
+ * keypairs. Making a peer whole and taking it apart (work items, timers,
+ * queues, events) is peer_conf.c's, on the control floor.
  */
 
 #include <crypto/algapi.h>
@@ -14,13 +16,6 @@
 #include "allowedips.h"
 #include "device.h"
 #include "peer.h"
-#include "socket.h"
-#include "receive.h"
-#include "send.h"
-#include "hs.h"
-#include "timers.h"
-#include "netlink.h"
-#include "wg.h"
 
 static atomic64_t noise_peer_counter = ATOMIC64_INIT(0);
 
@@ -101,49 +96,18 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 }
 
 /**
- * noise_peer_create() - add a peer to a device.
- * @nd: the device (conf_lock held).
- * @public_key: its static public key, dh_len bytes.
- *
- * Context: process, conf_lock held.
- * Return: the peer or ERR_PTR(-ENOMEM, -E2BIG, -EEXIST, -EINVAL).
- */
-struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_key)
-{
-	struct noise_identity *id;
-	struct noise_peer *peer;
-	unsigned int len;
-
-	lockdep_assert_held(&nd->conf_lock);
-	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
-	len = id->proto.info.dh_len;
-	if (nd->num_peers >= NOISE_MAX_PEERS)
-		return ERR_PTR(-E2BIG);
-	if (noise_peer_lookup(nd, public_key))
-		return ERR_PTR(-EEXIST);
-	if (id->has_key && !memcmp(public_key, id->public_key, len))
-		return ERR_PTR(-EINVAL);
-	peer = noise_peer_alloc(nd, public_key, len, GFP_KERNEL);
-	if (!IS_ERR(peer))
-		noise_peer_add(peer);
-	return peer;
-}
-
-/**
- * noise_peer_alloc() - a peer, allocated and initialised but not added.
+ * noise_peer_new() - a peer's memory and data, initialised; no work items,
+ *	no timers, not on the device (noise_peer_alloc() makes it whole).
  * @nd: the device.
- * @public_key: its static public key.
- * @key_len: its length: the DH length of the protocol it will be added
- *	under (a request may change the protocol after allocating).
+ * @public_key: its static public key, @key_len bytes.
+ * @key_len: its length.
  * @gfp: allocation flags.
  *
- * No event, no keys derived (noise_peer_add() does both). Free an unadded
- * peer with noise_peer_free_unadded().
- * Context: process, conf_lock held.
+ * Context: process.
  * Return: the peer or ERR_PTR(-ENOMEM).
  */
-struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_key,
-				    unsigned int key_len, gfp_t gfp)
+struct noise_peer *noise_peer_new(struct noise_device *nd, const u8 *public_key,
+				  unsigned int key_len, gfp_t gfp)
 {
 	struct noise_peer *peer;
 
@@ -165,10 +129,6 @@ struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_ke
 	skb_queue_head_init(&peer->tx_queue);
 	skb_queue_head_init(&peer->rx_queue);
 	INIT_LIST_HEAD(&peer->allowedips);
-	INIT_WORK(&peer->hs_work, noise_hs_peer_work);
-	INIT_WORK(&peer->tx_work, noise_tx_work);
-	INIT_WORK(&peer->rx_work, noise_rx_work);
-	noise_timers_init(peer);
 	kref_init(&peer->ref);
 	peer->internal_id = atomic64_inc_return(&noise_peer_counter);
 	return peer;
@@ -180,34 +140,48 @@ err_peer:
 	kfree(peer);
 	return ERR_PTR(-ENOMEM);
 }
-EXPORT_SYMBOL_NS_GPL(noise_peer_create, NOISE_INTERNAL);
 
 /**
- * noise_peer_add() - add an allocated peer to its device; cannot fail.
- * @peer: from noise_peer_alloc(); the caller has checked that no peer has
- *	its key, that it is not ours and that NOISE_MAX_PEERS is not reached.
+ * noise_peer_link() - file @peer in its device's list and key tables.
+ * @peer: keys derived (noise_peer_derive_keys()).
  *
- * Derives its keys from the device's identity now, links it and sends the
- * peer-added event.
  * Context: process, conf_lock held.
  */
-void noise_peer_add(struct noise_peer *peer)
+void noise_peer_link(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
-	struct noise_identity *id;
 	unsigned int len = noise_peer_dh_len(nd);
 
 	lockdep_assert_held(&nd->conf_lock);
-	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
-	noise_peer_derive_keys(peer);
-	noise_framing_peer_keys(&id->proto, peer);
 	list_add_tail_rcu(&peer->list, &nd->peer_list);
 	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(peer->public_key, len)]);
 	peer->linked = true;
 	noise_peer_id_rehash(peer);
 	nd->num_peers++;
 	nd->peer_gen++;
-	noise_netlink_notify_peer_add(peer);
+}
+
+/**
+ * noise_peer_unlink() - unpublish @peer: no lookup finds it after the next
+ *	grace period, and it is marked dead (no work is queued for it).
+ * @peer: the peer.
+ *
+ * Context: process, conf_lock held.
+ */
+void noise_peer_unlink(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+
+	lockdep_assert_held(&nd->conf_lock);
+	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
+	list_del_rcu(&peer->list);
+	hlist_del_rcu(&peer->hash);
+	peer->linked = false;
+	if (!hlist_unhashed(&peer->id_hash))
+		hlist_del_rcu(&peer->id_hash);
+	nd->num_peers--;
+	nd->peer_gen++;
+	WRITE_ONCE(peer->dead, true);
 }
 
 /** noise_peer_free_unadded() - free a peer noise_peer_add() never saw. */
@@ -386,142 +360,67 @@ void noise_peer_put(struct noise_peer *peer)
 		kref_put(&peer->ref, noise_peer_release);
 }
 
-/* Unpublish @peer: no lookup finds it after the next grace period. */
-static void noise_peer_unlink(struct noise_peer *peer)
-{
-	struct noise_device *nd = peer->nd;
+/* -------- the endpoint, requests to the handshake work -------- */
 
-	noise_netlink_notify_peer_del(peer);
-	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
-	list_del_rcu(&peer->list);
-	hlist_del_rcu(&peer->hash);
-	peer->linked = false;
-	if (!hlist_unhashed(&peer->id_hash))
-		hlist_del_rcu(&peer->id_hash);
-	nd->num_peers--;
-	nd->peer_gen++;
-	WRITE_ONCE(peer->dead, true);
+bool noise_endpoint_eq(const struct noise_endpoint *a,
+		       const struct noise_endpoint *b)
+{
+	if (a->addr.sa_family != b->addr.sa_family || a->src_if != b->src_if)
+		return false;
+	if (a->addr.sa_family == AF_INET)
+		return a->addr4.sin_port == b->addr4.sin_port &&
+		       a->addr4.sin_addr.s_addr == b->addr4.sin_addr.s_addr &&
+		       a->src4.s_addr == b->src4.s_addr;
+	if (a->addr.sa_family == AF_INET6)
+		return a->addr6.sin6_port == b->addr6.sin6_port &&
+		       ipv6_addr_equal(&a->addr6.sin6_addr, &b->addr6.sin6_addr) &&
+		       a->addr6.sin6_scope_id == b->addr6.sin6_scope_id &&
+		       ipv6_addr_equal(&a->src6, &b->src6);
+	return true;
 }
 
-/* After the grace period: stop what it has running, wipe, drop it. */
-static void noise_peer_teardown(struct noise_peer *peer)
-{
-	struct noise_device *nd = peer->nd;
-
-	noise_timers_stop(peer);
-	if (cancel_work_sync(&peer->hs_work))
-		noise_peer_put(peer);	/* the reference of the queued work */
-	mutex_lock(&nd->hs_lock);
-	noise_hs_clear_peer(peer);
-	mutex_unlock(&nd->hs_lock);
-	noise_keypairs_clear(peer);
-	noise_queueing_flush(nd);
-	skb_queue_purge(&peer->staged);
-	noise_tx_queue_purge(peer);
-	noise_rx_queue_purge(peer);
-	noise_timers_stop(peer);
-	memzero_explicit(peer->psks, sizeof(peer->psks));
-	memzero_explicit(peer->ss, sizeof(peer->ss));
-	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
-	noise_peer_put(peer);
-}
-
-/**
- * noise_peer_remove() - take a peer out of its device and free it.
- * @peer: the peer (conf_lock held).
- *
- * Context: process, conf_lock held; may sleep (waits for its work items
- * and for RCU readers of the data path).
+/*
+ * Roaming: the endpoint follows every authenticated message. The notify
+ * hook runs later, from the peer's handshake work (process context).
+ * Context: any.
  */
-void noise_peer_remove(struct noise_peer *peer)
+void noise_peer_update_endpoint(struct noise_peer *peer,
+				const struct noise_endpoint *ep)
 {
-	lockdep_assert_held(&peer->nd->conf_lock);
-	noise_peer_unlink(peer);
-	synchronize_net();
-	noise_peer_teardown(peer);
-}
-EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
-
-/* All peers, with one grace period. Context: process, conf_lock held. */
-void noise_peer_remove_all(struct noise_device *nd)
-{
-	struct noise_peer *peer, *tmp;
-	LIST_HEAD(dead);
-
-	lockdep_assert_held(&nd->conf_lock);
-	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
-		noise_peer_unlink(peer);
-		list_add_tail(&peer->dead_list, &dead);
+	read_lock_bh(&peer->endpoint_lock);
+	if (likely(noise_endpoint_eq(&peer->endpoint, ep))) {
+		read_unlock_bh(&peer->endpoint_lock);
+		return;
 	}
-	synchronize_net();
-	list_for_each_entry_safe(peer, tmp, &dead, dead_list)
-		noise_peer_teardown(peer);
+	read_unlock_bh(&peer->endpoint_lock);
+	write_lock_bh(&peer->endpoint_lock);
+	peer->endpoint = *ep;
+	dst_cache_reset(&peer->endpoint_cache);
+	write_unlock_bh(&peer->endpoint_lock);
+	set_bit(NOISE_PEER_ENDPOINT_CHANGED, &peer->flags);
+	noise_peer_queue_hs_work(peer);
 }
+
+/* Context: any. Takes a peer reference that the work drops. */
+void noise_peer_queue_hs_work(struct noise_peer *peer)
+{
+	if (READ_ONCE(peer->dead))
+		return;
+	noise_peer_get(peer);
+	if (!queue_work(peer->nd->hs_wq, &peer->hs_work))
+		noise_peer_put(peer);
+}
+
+/* Ask for a handshake with @peer. Context: any. */
+void noise_peer_want_handshake(struct noise_peer *peer)
+{
+	WRITE_ONCE(peer->hs_wanted, get_jiffies_64());
+	set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
+	noise_peer_queue_hs_work(peer);
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_want_handshake, NOISE_INTERNAL);
 
 /* -------- configuration setters for netlink (conf_lock held) -------- */
-
-int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n)
-{
-	struct noise_device *nd = peer->nd;
-	struct noise_identity *id;
-	bool changed;
-
-	lockdep_assert_held(&nd->conf_lock);
-	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
-	if (n > NOISE_PEER_PSK_MAX || (n > 1 && n != id->proto.info.num_psks))
-		return -EINVAL;
-	mutex_lock(&nd->hs_lock);
-	changed = n != peer->num_psks ||
-		  crypto_memneq(peer->psks, psks, n * NOISE_PSK_LEN);
-	memzero_explicit(peer->psks, sizeof(peer->psks));
-	if (n)
-		memcpy(peer->psks, psks, n * NOISE_PSK_LEN);
-	peer->num_psks = n;
-	if (changed)
-		noise_peer_rehandshake(peer);
-	mutex_unlock(&nd->hs_lock);
-	return 0;
-}
-
-/**
- * noise_peer_rehandshake() - the keys of a handshake with @peer changed
- *	(its PSKs, or our static key): a new handshake now, if there was
- *	anything made with the old keys.
- * @peer: the peer.
- *
- * A handshake in progress used the old keys: it goes. The sessions stay
- * (they carry the traffic until the new session replaces them; a caller
- * that must not use them clears them first). An initiation we answered
- * with the old keys is answered again with the new ones when the peer
- * resends it. A peer with neither a
- * session nor a handshake gets none now (configuring a device sends
- * nothing): its next packet starts one. Documentation/timers.rst.
- * Context: process, hs_lock held.
- */
-void noise_peer_rehandshake(struct noise_peer *peer)
-{
-	bool live;
-
-	lockdep_assert_held(&peer->nd->hs_lock);
-	live = peer->hs || rcu_access_pointer(peer->keypairs.current_kp) ||
-	       rcu_access_pointer(peer->keypairs.next_kp);
-	/*
-	 * The initiation we answered with the old keys: the peer resends it
-	 * while it waits, and it is answered again with the new ones (its
-	 * timestamp is not newer, hs.c lets this one through once).
-	 */
-	peer->rekey_mac1_ok = true;
-	if (peer->hs && peer->hs->role == NOISE_RESPONDER)
-		memcpy(peer->rekey_mac1, peer->hs->last_read_mac1, NOISE_MAC_LEN);
-	else if (peer->last_sent_final_len)
-		memcpy(peer->rekey_mac1, peer->final_trigger_mac1, NOISE_MAC_LEN);
-	else
-		peer->rekey_mac1_ok = false;
-	noise_hs_clear_peer(peer);
-	if (live && netif_running(peer->nd->dev) &&
-	    READ_ONCE(peer->endpoint.addr.sa_family))
-		noise_hs_want(peer);
-}
 
 /*
  * NOISE_A_PEER_PSK_ID (Documentation/netlink.rst): with k = BLAKE2s-256(
@@ -584,16 +483,6 @@ void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *o
 	else if (peer->endpoint.addr.sa_family == AF_INET6)
 		memcpy(out, &peer->endpoint.addr6, sizeof(peer->endpoint.addr6));
 	read_unlock_bh(&peer->endpoint_lock);
-}
-
-void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds)
-{
-	WRITE_ONCE(peer->keepalive_interval, seconds);
-	if (seconds && netif_running(peer->nd->dev)) {
-		local_bh_disable();
-		noise_send_keepalive(peer);
-		local_bh_enable();
-	}
 }
 
 u16 noise_peer_keepalive(struct noise_peer *peer)

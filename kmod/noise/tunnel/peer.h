@@ -192,7 +192,7 @@ struct noise_hs {
  *	decrypt them (bounded, NOISE_MAX_QUEUED_PACKETS); @rx_work delivers
  *	its head while decrypted (receive.c).
  * @hs_work: starts a handshake (process context).
- * @hs_wanted: when something last asked for a handshake (noise_hs_want());
+ * @hs_wanted: when something last asked for a handshake (noise_peer_want_handshake());
  *	retries stop REKEY_ATTEMPT_TIME after it (Documentation/timers.rst).
  * @timer_*: timers.c.
  * @allowedips: the entries of this peer in dev->aips (allowedips.h).
@@ -242,7 +242,7 @@ struct noise_peer {
 	struct timer_list timer_new_handshake;	/* no reply to our data */
 	struct timer_list timer_zero_keys;
 	unsigned long last_sent_handshake;	/* jiffies, rate limit */
-	u64 hs_wanted;				/* jiffies64: last noise_hs_want() */
+	u64 hs_wanted;				/* jiffies64: last noise_peer_want_handshake() */
 	atomic64_t last_rx, last_tx;		/* jiffies of data */
 	struct list_head allowedips;
 	struct noise_pcpu_stats __percpu *stats;
@@ -259,10 +259,10 @@ struct noise_peer {
 	u64 internal_id;
 };
 
-struct noise_peer *noise_peer_create(struct noise_device *nd, const u8 *public_key);
-struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_key,
-				    unsigned int key_len, gfp_t gfp);
-void noise_peer_add(struct noise_peer *peer);
+struct noise_peer *noise_peer_new(struct noise_device *nd, const u8 *public_key,
+				  unsigned int key_len, gfp_t gfp);
+void noise_peer_link(struct noise_peer *peer);
+void noise_peer_unlink(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
@@ -271,22 +271,23 @@ struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
 struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
 					       const u8 *e_pub, const u8 *ct,
 					       unsigned int *steps);
-void noise_peer_remove(struct noise_peer *peer);
-void noise_peer_remove_all(struct noise_device *nd);
 struct noise_peer *noise_peer_get_maybe_zero(struct noise_peer *peer);
 struct noise_peer *noise_peer_get(struct noise_peer *peer);
 void noise_peer_put(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
 
-int noise_peer_set_psks(struct noise_peer *peer, const u8 *psks, unsigned int n);
-void noise_peer_rehandshake(struct noise_peer *peer);
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
 int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
 			    size_t len);
 void noise_peer_get_endpoint(struct noise_peer *peer, struct sockaddr_storage *out);
-void noise_peer_set_keepalive(struct noise_peer *peer, u16 seconds);
 u16 noise_peer_keepalive(struct noise_peer *peer);
 u64 noise_peer_last_handshake_ns(struct noise_peer *peer);
+bool noise_endpoint_eq(const struct noise_endpoint *a,
+		       const struct noise_endpoint *b);
+void noise_peer_update_endpoint(struct noise_peer *peer,
+				const struct noise_endpoint *ep);
+void noise_peer_queue_hs_work(struct noise_peer *peer);
+void noise_peer_want_handshake(struct noise_peer *peer);
 void noise_hint_id(u8 out[NOISE_HINT_LEN], const u8 *ss, unsigned int len);
 void noise_hint_xor(u8 *out, const u8 *in, const u8 *k, const u8 *e_pub,
 		    unsigned int len);

@@ -22,7 +22,6 @@
 #include "stats.h"
 #include "peer.h"
 #include "queueing.h"
-#include "receive.h"
 
 static void noise_slot_free(struct noise_crypt_slot *s)
 {
@@ -67,10 +66,7 @@ static void noise_inline_done(void *data, int err)
 	struct noise_crypt_slot *s = NOISE_CB(skb)->owner;
 	struct noise_device *nd = NOISE_CB(skb)->kp->entry.peer->nd;
 
-	if (NOISE_CB(skb)->dir == NOISE_CB_TX)
-		noise_tx_finish(skb, err, true);
-	else
-		noise_rx_finish(skb, err);
+	nd->crypt_ops[NOISE_CB(skb)->dir]->finish(skb, err, true);
 	WRITE_ONCE(s->busy, false);
 	noise_inline_put(nd);
 }
@@ -85,21 +81,17 @@ static void noise_worker_done(void *data, int err)
 
 static void noise_worker_one(struct noise_worker *w, struct sk_buff *skb)
 {
-	bool tx = NOISE_CB(skb)->dir == NOISE_CB_TX;
+	const struct noise_crypt_ops *ops = w->nd->crypt_ops[NOISE_CB(skb)->dir];
 	int err;
 
 	reinit_completion(&w->done);
-	err = tx ? noise_encrypt_skb(skb, &w->slot, noise_worker_done, w) :
-		   noise_decrypt_skb(skb, &w->slot, noise_worker_done, w);
+	err = ops->crypt(skb, &w->slot, noise_worker_done, w);
 	if (err == -EINPROGRESS || err == -EBUSY) {
 		wait_for_completion(&w->done);
 		err = w->err;
 	}
 	local_bh_disable();
-	if (tx)
-		noise_tx_finish(skb, err, false);
-	else
-		noise_rx_finish(skb, err);
+	ops->finish(skb, err, false);
 	local_bh_enable();
 }
 
@@ -137,8 +129,9 @@ bool noise_crypt_use_inline(void)
 static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb,
 			       struct sk_buff_head *sent)
 {
-	struct noise_crypt_slot *s;
+	const struct noise_crypt_ops *ops = nd->crypt_ops[NOISE_CB(skb)->dir];
 	bool tx = NOISE_CB(skb)->dir == NOISE_CB_TX;
+	struct noise_crypt_slot *s;
 	int err;
 
 	if (!noise_crypt_use_inline() || (tx && NOISE_CB(skb)->queued))
@@ -150,17 +143,14 @@ static bool noise_crypt_inline(struct noise_device *nd, struct sk_buff *skb,
 	NOISE_CB(skb)->owner = s;
 	/* Counted before submission: the callback may run before we return. */
 	atomic_inc(&nd->crypt_inflight);
-	err = tx ? noise_encrypt_skb(skb, s, noise_inline_done, skb) :
-		   noise_decrypt_skb(skb, s, noise_inline_done, skb);
+	err = ops->crypt(skb, s, noise_inline_done, skb);
 	if (err == -EINPROGRESS || err == -EBUSY)
 		return true;
 	noise_inline_put(nd);
 	if (tx && sent && !err)
 		__skb_queue_tail(sent, skb);
-	else if (tx)
-		noise_tx_finish(skb, err, true);
 	else
-		noise_rx_finish(skb, err);
+		ops->finish(skb, err, true);
 	s->busy = false;
 	return true;
 }
@@ -254,10 +244,7 @@ void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
 	WRITE_ONCE(nd->last_cpu, cpu);
 	w = per_cpu_ptr(nd->workers, cpu);
 	if (unlikely(ptr_ring_produce_bh(&w->ring, skb))) {
-		if (NOISE_CB(skb)->dir == NOISE_CB_TX)
-			noise_tx_finish(skb, -ENOBUFS, false);
-		else
-			noise_rx_finish(skb, -ENOBUFS);
+		nd->crypt_ops[NOISE_CB(skb)->dir]->finish(skb, -ENOBUFS, false);
 		return;
 	}
 	queue_work_on(cpu, nd->wq, &w->work);
@@ -283,10 +270,13 @@ static void noise_workers_free(struct noise_device *nd)
 	}
 }
 
-int noise_queueing_init(struct noise_device *nd)
+int noise_queueing_init(struct noise_device *nd, const struct noise_crypt_ops *tx,
+			const struct noise_crypt_ops *rx)
 {
 	int cpu, err = -ENOMEM;
 
+	nd->crypt_ops[NOISE_CB_TX] = tx;
+	nd->crypt_ops[NOISE_CB_RX] = rx;
 	nd->workers = alloc_percpu(struct noise_worker);
 	nd->inline_tx = alloc_percpu(struct noise_crypt_slot);
 	nd->inline_rx = alloc_percpu(struct noise_crypt_slot);

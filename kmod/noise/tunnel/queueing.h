@@ -57,21 +57,25 @@ struct noise_worker {
 	int err;
 };
 
-int noise_queueing_init(struct noise_device *nd);
+/*
+ * What the queues run for one direction, handed to them by the path that
+ * owns it (send.c: noise_tx_crypt, receive.c: noise_rx_crypt; the device
+ * passes both to noise_queueing_init()): the operation, and what follows
+ * it (@inline_ctx: in the sending or receiving context, not a worker).
+ */
+struct noise_crypt_ops {
+	int (*crypt)(struct sk_buff *skb, struct noise_crypt_slot *s,
+		     noise_crypt_done_t done, void *data);
+	void (*finish)(struct sk_buff *skb, int err, bool inline_ctx);
+};
+
+int noise_queueing_init(struct noise_device *nd, const struct noise_crypt_ops *tx,
+			const struct noise_crypt_ops *rx);
 void noise_queueing_free(struct noise_device *nd);
 void noise_queueing_flush(struct noise_device *nd);
 void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
 			  struct sk_buff_head *sent);
 bool noise_crypt_use_inline(void);
 struct sk_buff *noise_queue_take_done(struct sk_buff_head *queue, u8 *state);
-
-/* send.c and receive.c: one operation, and what follows it. */
-int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
-		      noise_crypt_done_t done, void *data);
-int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
-		      noise_crypt_done_t done, void *data);
-void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx);
-void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list);
-void noise_rx_finish(struct sk_buff *skb, int err);
 
 #endif /* _NOISE_TUNNEL_QUEUEING_H */

@@ -444,8 +444,8 @@ EXPORT_SYMBOL_NS_GPL(noise_receive_test, NOISE_INTERNAL);
 #endif
 
 /* Decrypt in place; the header is the associated data. Never sleeps. */
-int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
-		      noise_crypt_done_t done, void *data)
+static int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
+			     noise_crypt_done_t done, void *data)
 {
 	struct noise_skb_cb *cb = NOISE_CB(skb);
 	struct noise_keypair *kp = cb->kp;
@@ -601,9 +601,10 @@ free_quiet:
 }
 
 /**
- * noise_rx_finish() - a decryption ended.
+ * noise_rx_finish() - a decryption ended (noise_rx_crypt.finish).
  * @skb: the packet (data at our transport header).
  * @err: 0, -EBADMSG (forgery) or another error.
+ * @inline_ctx: unused (the queued flag tells the two cases apart).
  *
  * Inline (not on the peer's rx_queue): deliver or drop it now. Queued: mark
  * it done (or dead, the drop counted here) and kick the peer's rx_work,
@@ -611,7 +612,7 @@ free_quiet:
  * when this returns.
  * Context: softirq or BH disabled.
  */
-void noise_rx_finish(struct sk_buff *skb, int err)
+static void noise_rx_finish(struct sk_buff *skb, int err, bool inline_ctx)
 {
 	struct noise_peer *peer = NOISE_CB(skb)->kp->entry.peer;
 
@@ -706,3 +707,9 @@ void noise_receive_handshakes(struct work_struct *work)
 		cond_resched();
 	}
 }
+
+/* What the crypto queues run for a packet we received (queueing.h). */
+const struct noise_crypt_ops noise_rx_crypt = {
+	.crypt = noise_decrypt_skb,
+	.finish = noise_rx_finish,
+};

@@ -24,9 +24,10 @@
 #include "queueing.h"
 #include "socket.h"
 #include "send.h"
-#include "hs.h"
 #include "timers.h"
 #include "wg.h"
+
+static void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list);
 
 /*
  * Is @kp still good for sending (younger than REJECT_AFTER_TIME, fewer than
@@ -45,7 +46,7 @@ static bool noise_kp_send_ok(struct noise_peer *peer, struct noise_keypair *kp)
 	if ((kp->initiator && age >= noise_scaled(NOISE_REKEY_AFTER_TIME)) ||
 	    age >= noise_scaled(NOISE_REKEY_LAST_MINUTE) ||
 	    sent >= NOISE_REKEY_AFTER_MESSAGES)
-		noise_hs_want(peer);
+		noise_peer_want_handshake(peer);
 	return true;
 }
 
@@ -68,7 +69,7 @@ void noise_send_staged(struct noise_peer *peer)
 	rcu_read_unlock_bh();
 	if (!kp || !noise_kp_send_ok(peer, kp)) {
 		noise_keypair_put(kp);
-		noise_hs_want(peer);
+		noise_peer_want_handshake(peer);
 		return;
 	}
 	__skb_queue_head_init(&batch);
@@ -103,7 +104,7 @@ void noise_send_staged(struct noise_peer *peer)
 		spin_lock_bh(&peer->staged.lock);
 		skb_queue_splice(&batch, &peer->staged);
 		spin_unlock_bh(&peer->staged.lock);
-		noise_hs_want(peer);
+		noise_peer_want_handshake(peer);
 	}
 	noise_keypair_put(kp);
 }
@@ -112,8 +113,8 @@ void noise_send_staged(struct noise_peer *peer)
  * Pad, add the transport header, encrypt in place. The header is the AEAD's
  * associated data. Context: any (never sleeps).
  */
-int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
-		      noise_crypt_done_t done, void *data)
+static int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
+			     noise_crypt_done_t done, void *data)
 {
 	struct noise_skb_cb *cb = NOISE_CB(skb);
 	struct noise_keypair *kp = cb->kp;
@@ -163,7 +164,7 @@ int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
  * udp_gso), else one datagram per message; counters and timers as for one.
  * Context: softirq or BH disabled.
  */
-void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list)
+static void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list)
 {
 	unsigned int n, inner, total, size;
 	struct sk_buff_head run;
@@ -255,7 +256,7 @@ void noise_tx_work(struct work_struct *work)
  *
  * Context: softirq or BH disabled.
  */
-void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx)
+static void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx)
 {
 	struct noise_keypair *kp = NOISE_CB(skb)->kp;
 	struct noise_peer *peer = kp->entry.peer;
@@ -407,3 +408,9 @@ netdev_tx_t noise_xmit(struct sk_buff *skb, struct net_device *dev)
 	noise_peer_put(peer);
 	return NETDEV_TX_OK;
 }
+
+/* What the crypto queues run for a packet we send (queueing.h). */
+const struct noise_crypt_ops noise_tx_crypt = {
+	.crypt = noise_encrypt_skb,
+	.finish = noise_tx_finish,
+};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * noise tunnel: one UDP socket per address family on the listen port
- * (udp_tunnel, encap_rcv = noise_receive()), and sending to a peer's
+ * (udp_tunnel, encap_rcv = nd->encap_rcv: noise_receive()), and sending to a peer's
  * endpoint with a per-peer route cache.
  */
 
@@ -20,8 +20,6 @@
 #include "stats.h"
 #include "peer.h"
 #include "socket.h"
-#include "receive.h"
-#include "hs.h"
 
 /*
  * The outer route to a peer. The source address kept from the peer's last
@@ -458,45 +456,6 @@ int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb
 	return -EINVAL;
 }
 
-bool noise_endpoint_eq(const struct noise_endpoint *a,
-		       const struct noise_endpoint *b)
-{
-	if (a->addr.sa_family != b->addr.sa_family || a->src_if != b->src_if)
-		return false;
-	if (a->addr.sa_family == AF_INET)
-		return a->addr4.sin_port == b->addr4.sin_port &&
-		       a->addr4.sin_addr.s_addr == b->addr4.sin_addr.s_addr &&
-		       a->src4.s_addr == b->src4.s_addr;
-	if (a->addr.sa_family == AF_INET6)
-		return a->addr6.sin6_port == b->addr6.sin6_port &&
-		       ipv6_addr_equal(&a->addr6.sin6_addr, &b->addr6.sin6_addr) &&
-		       a->addr6.sin6_scope_id == b->addr6.sin6_scope_id &&
-		       ipv6_addr_equal(&a->src6, &b->src6);
-	return true;
-}
-
-/*
- * Roaming: the endpoint follows every authenticated message. The notify
- * hook runs later, from the peer's handshake work (process context).
- * Context: any.
- */
-void noise_peer_update_endpoint(struct noise_peer *peer,
-				const struct noise_endpoint *ep)
-{
-	read_lock_bh(&peer->endpoint_lock);
-	if (likely(noise_endpoint_eq(&peer->endpoint, ep))) {
-		read_unlock_bh(&peer->endpoint_lock);
-		return;
-	}
-	read_unlock_bh(&peer->endpoint_lock);
-	write_lock_bh(&peer->endpoint_lock);
-	peer->endpoint = *ep;
-	dst_cache_reset(&peer->endpoint_cache);
-	write_unlock_bh(&peer->endpoint_lock);
-	set_bit(NOISE_PEER_ENDPOINT_CHANGED, &peer->flags);
-	noise_peer_queue_hs_work(peer);
-}
-
 static void noise_sock_free(struct sock *sk)
 {
 	if (!sk)
@@ -525,7 +484,7 @@ static int noise_sock_create(struct noise_device *nd, struct net *net, int famil
 	struct udp_tunnel_sock_cfg cfg = {
 		.sk_user_data = nd,
 		.encap_type = 1,
-		.encap_rcv = noise_receive,
+		.encap_rcv = nd->encap_rcv,
 	};
 	struct udp_port_cfg pc = {
 		.family = family,

@@ -26,9 +26,5 @@ int noise_socket_send_buffer_to(struct noise_device *nd,
 				const struct noise_endpoint *ep,
 				const void *buf, size_t len);
 int noise_endpoint_from_skb(struct noise_endpoint *ep, const struct sk_buff *skb);
-bool noise_endpoint_eq(const struct noise_endpoint *a,
-		       const struct noise_endpoint *b);
-void noise_peer_update_endpoint(struct noise_peer *peer,
-				const struct noise_endpoint *ep);
 
 #endif /* _NOISE_TUNNEL_SOCKET_H */

@@ -23,7 +23,6 @@
 #include "device.h"
 #include "peer.h"
 #include "send.h"
-#include "hs.h"
 #include "timers.h"
 
 /*
@@ -81,7 +80,7 @@ static void noise_t_new_handshake(struct timer_list *t)
 {
 	struct noise_peer *peer = from_timer(peer, t, timer_new_handshake);
 
-	noise_hs_want(peer);
+	noise_peer_want_handshake(peer);
 }
 
 static void noise_t_persistent(struct timer_list *t)
@@ -179,7 +178,7 @@ void noise_timers_any_packet_received(struct noise_peer *peer,
 	noise_timers_traffic(peer);
 	if (get_jiffies_64() - kp->birth >= noise_scaled(NOISE_REKEY_LAST_MINUTE) &&
 	    rcu_access_pointer(peer->keypairs.current_kp) == kp)
-		noise_hs_want(peer);
+		noise_peer_want_handshake(peer);
 }
 
 /* A session was made. */

@@ -19,9 +19,6 @@
 #include <linux/string.h>
 #include "cookie.h"
 #include "device.h"
-#include "stats.h"
-#include "peer.h"
-#include "socket.h"
 #include "wg.h"
 
 static_assert(sizeof(NOISE_WG_IDENTIFIER) - 1 <=
@@ -94,17 +91,9 @@ static void noise_wg_cookie_header(u8 hdr[4])
 
 /*
  * hs.c wrote a native message (header, sender, receiver, Noise message,
- * room for the MACs): WireGuard's layout, then mac1 (the peer's static
- * key) and mac2 (its cookie, if it gave us one within 115 s; else zero).
+ * room for the MACs): WireGuard's layout (hs.c adds the MACs after).
  */
-/* Both MACs of a message to @peer (mac2 when we hold its cookie). */
-static void noise_wg_macs(struct noise_peer *peer, u8 *msg, unsigned int len)
-{
-	if (noise_cookie_add_macs(&peer->cookie, msg, len - 2 * NOISE_MAC_LEN))
-		noise_count_cookie(peer->nd, peer, NOISE_CE_MAC2_SENT);
-}
-
-static unsigned int noise_wg_hs_seal(struct noise_peer *peer, u8 *msg, unsigned int len)
+static unsigned int noise_wg_hs_layout(u8 *msg, unsigned int len)
 {
 	u8 msgno = ((struct noise_msg_header *)msg)->msgno;
 
@@ -116,14 +105,7 @@ static unsigned int noise_wg_hs_seal(struct noise_peer *peer, u8 *msg, unsigned 
 	} else {
 		put_unaligned_le32(NOISE_WG_MSG_RESPONSE, msg);
 	}
-	noise_wg_macs(peer, msg, len);
 	return len;
-}
-
-/* A retransmission: the MACs again (mac2 with a cookie received since). */
-static void noise_wg_hs_remac(struct noise_peer *peer, u8 *msg, unsigned int len)
-{
-	noise_wg_macs(peer, msg, len);
 }
 
 static void noise_wg_data_header(u8 hdr[4])
@@ -140,8 +122,7 @@ const struct noise_framing_ops noise_wg_framing = {
 	.rx_check = noise_wg_rx_check,
 	.rx_handshake = noise_wg_rx_handshake,
 	.cookie_header = noise_wg_cookie_header,
-	.hs_seal = noise_wg_hs_seal,
-	.hs_remac = noise_wg_hs_remac,
+	.hs_layout = noise_wg_hs_layout,
 	.data_header = noise_wg_data_header,
 	.data_ad = false,
 	.fresh_retry = true,
@@ -163,42 +144,17 @@ const struct noise_framing_ops *noise_framing_by_name(const char *name)
 EXPORT_SYMBOL_NS_GPL(noise_framing_by_name, NOISE_INTERNAL);
 
 /**
- * noise_framing_checker_key() - key a device's MAC checker.
- * @p: the device's protocol (its framing chooses the labels).
- * @c: the checker.
- * @pub: our static public key (whose owner receives the MACed messages).
- * @len: its length.
+ * noise_framing_labels() - the labels of @p's MAC and cookie keys.
+ * @p: a protocol (its framing chooses them; native: ours).
+ * @mac1: out: the label of the mac1 key.
+ * @cookie: out: the label of the cookie key.
  *
  * Context: any.
  */
-void noise_framing_checker_key(const struct noise_tunnel_proto *p,
-			       struct noise_cookie_checker *c, const u8 *pub,
-			       unsigned int len)
+void noise_framing_labels(const struct noise_tunnel_proto *p, const char **mac1,
+			  const char **cookie)
 {
-	if (p->framing)
-		noise_cookie_checker_set_key(c, p->framing->label_mac1,
-					     p->framing->label_cookie, pub, len);
-	else
-		noise_cookie_checker_set_key(c, NOISE_LABEL_MAC1, NOISE_LABEL_COOKIE,
-					     pub, len);
+	*mac1 = p->framing ? p->framing->label_mac1 : NOISE_LABEL_MAC1;
+	*cookie = p->framing ? p->framing->label_cookie : NOISE_LABEL_COOKIE;
 }
-EXPORT_SYMBOL_NS_GPL(noise_framing_checker_key, NOISE_INTERNAL);
-
-/**
- * noise_framing_peer_keys() - (re)key a peer's cookie maker.
- * @p: the device's protocol (its framing chooses the labels).
- * @peer: the peer (its public key is set).
- *
- * The maker MACs what we send the peer as initiator and checks what the
- * peer sends us as native responder (its mac1 is keyed by its own key).
- * Context: process, conf_lock held.
- */
-void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_peer *peer)
-{
-	const struct noise_framing_ops *f = p->framing;
-
-	noise_cookie_maker_init(&peer->cookie, f ? f->label_mac1 : NOISE_LABEL_MAC1,
-				f ? f->label_cookie : NOISE_LABEL_COOKIE,
-				peer->public_key, p->info.dh_len);
-}
-EXPORT_SYMBOL_NS_GPL(noise_framing_peer_keys, NOISE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(noise_framing_labels, NOISE_INTERNAL);

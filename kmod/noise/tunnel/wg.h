@@ -97,9 +97,11 @@ static_assert(sizeof(struct noise_wg_data) == NOISE_WG_DATA_HEADER_LEN);
  *	in place. 0 or -errno (drop).
  * @cookie_header: the first four bytes of a cookie reply (the rest is the
  *	same as ours: receiver index, nonce, encrypted cookie).
- * @hs_seal: a native handshake message of @len bytes written by hs.c for
- *	@peer: turn it into the wire layout and add the MACs; the new length.
- * @hs_remac: the MACs of a wire message again, before it is resent.
+ * @hs_layout: a native handshake message of @len bytes written by hs.c:
+ *	turn it into the wire layout in place; the new length. Its MACs
+ *	(the last 32 bytes) are then keyed by the receiver's static key in
+ *	both directions (the peer's cookie maker, which
+ *	noise_peer_cookie_keys() keyed with the profile's labels).
  * @data_header: the first four bytes of a transport header.
  * @data_ad: the transport header is the AEAD's associated data.
  * @fresh_retry: a retransmitted initiation must be a new one (new
@@ -115,8 +117,7 @@ struct noise_framing_ops {
 	int (*rx_handshake)(struct noise_device *nd, struct noise_identity *id,
 			    struct sk_buff *skb);
 	void (*cookie_header)(u8 hdr[4]);
-	unsigned int (*hs_seal)(struct noise_peer *peer, u8 *msg, unsigned int len);
-	void (*hs_remac)(struct noise_peer *peer, u8 *msg, unsigned int len);
+	unsigned int (*hs_layout)(u8 *msg, unsigned int len);
 	void (*data_header)(u8 hdr[4]);
 	bool data_ad;
 	bool fresh_retry;
@@ -131,9 +132,7 @@ static inline const char *noise_proto_hs_name(const struct noise_tunnel_proto *p
 }
 
 const struct noise_framing_ops *noise_framing_by_name(const char *name);
-void noise_framing_checker_key(const struct noise_tunnel_proto *p,
-			       struct noise_cookie_checker *c, const u8 *pub,
-			       unsigned int len);
-void noise_framing_peer_keys(const struct noise_tunnel_proto *p, struct noise_peer *peer);
+void noise_framing_labels(const struct noise_tunnel_proto *p, const char **mac1,
+			  const char **cookie);
 
 #endif /* _NOISE_TUNNEL_WG_H */
