@@ -358,6 +358,42 @@ static void cookie_test_round_trip(struct kunit *test)
 	pair_free(p);
 }
 
+/*
+ * An hfs message 1 (IKhfs, X448 and ML-KEM-1024: 1,816 bytes on the wire)
+ * takes the same path as a 148-byte one: mac1 over all that precedes it,
+ * under load a cookie reply, then mac2; a bit flipped anywhere in its
+ * 1.7 KiB of key and ciphertext fails mac1.
+ */
+static void cookie_test_hfs_length(struct kunit *test)
+{
+	struct sockaddr_in6 src = sin6("2001:db8::7", 51820);
+	const size_t mac_off = 1816 - 32;
+	struct cookie_pair *p = pair_new(test);
+	u8 nonce[NOISE_COOKIE_NONCE_LEN], enc[NOISE_COOKIE_ENCRYPTED_LEN];
+	u8 *msg = kunit_kzalloc(test, mac_off + 32, GFP_KERNEL);
+	size_t i;
+
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	get_random_bytes(msg, mac_off);
+	noise_cookie_add_macs(&p->m, msg, mac_off);
+	KUNIT_EXPECT_EQ(test, noise_cookie_validate(&p->c, msg, mac_off, SA(src), true),
+			NOISE_COOKIE_VALID_MAC1);
+	KUNIT_ASSERT_EQ(test, noise_cookie_reply_create(&p->c, msg, mac_off, SA(src),
+							nonce, enc), 0);
+	KUNIT_ASSERT_EQ(test, noise_cookie_reply_consume(&p->m, nonce, enc), 0);
+	noise_cookie_add_macs(&p->m, msg, mac_off);
+	KUNIT_EXPECT_EQ(test, noise_cookie_validate(&p->c, msg, mac_off, SA(src), true),
+			NOISE_COOKIE_VALID_MAC2);
+	for (i = 0; i < mac_off; i += 97) {
+		msg[i] ^= 0x10;
+		KUNIT_EXPECT_EQ_MSG(test, noise_cookie_validate(&p->c, msg, mac_off,
+								SA(src), true),
+				    NOISE_COOKIE_BAD_MAC1, "byte %zu", i);
+		msg[i] ^= 0x10;
+	}
+	pair_free(p);
+}
+
 static void cookie_test_tampered_reply(struct kunit *test)
 {
 	struct sockaddr_in src = sin4("198.51.100.7", 4242);
@@ -975,6 +1011,7 @@ static struct kunit_case cookie_test_cases[] = {
 	KUNIT_CASE(cookie_test_wg_reply_bytes),
 	KUNIT_CASE(cookie_test_wg_consume),
 	KUNIT_CASE(cookie_test_round_trip),
+	KUNIT_CASE(cookie_test_hfs_length),
 	KUNIT_CASE(cookie_test_tampered_reply),
 	KUNIT_CASE(cookie_test_wrong_source),
 	KUNIT_CASE(cookie_test_rotation),
