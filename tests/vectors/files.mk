@@ -11,7 +11,10 @@
 # ML-KEM: the known-answer files of $(NOISE_SHARED)/vectors/mlkem/ and the
 # Wycheproof ML-KEM JSON files in NOISE_MLKEM_VECTORS
 # (tests/kunit/gen_mlkem_vectors.py).
-NOISE_SHARED ?= $(abspath $(src)/../../../shared)
+# NOISE_SHARED: ../shared beside the repository; a git worktree under wt/
+# has it one level higher (as tests/qemu/build finds it).
+NOISE_SHARED ?= $(firstword $(wildcard $(abspath $(src)/../../../shared) \
+	$(abspath $(src)/../../../../shared)) $(abspath $(src)/../../../shared))
 noise_vector_expect := cacophony.txt noise-c-basic.txt noise-c-fallback.txt \
 	hfs-public.txt
 noise_vector_files := $(sort $(wildcard $(NOISE_SHARED)/vectors/*.txt)) \
