@@ -51,6 +51,27 @@ static const struct {
 	  "[--dh 25519|448] < private.key" },
 };
 
+/* Printed by --help and by the help of the verbs that set a protocol. */
+static const char protocols_help[] =
+	"Protocols (set ... protocol <name>, Protocol = <name> in a file):\n"
+	"  Noise_<pattern>_<DH>_<cipher>_<hash>\n"
+	"    e.g. Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s (the default)\n"
+	"  Noise_<pattern>hfs_<DH>+<KEM>_<cipher>_<hash>: post-quantum hybrid\n"
+	"    (hfs), KEM MLKEM768 or MLKEM1024, modifiers joined by '+',\n"
+	"    e.g. Noise_IKhfs+psk2_25519+MLKEM768_ChaChaPoly_BLAKE2s\n"
+	"  WireGuard: the WireGuard profile (talks to wg(8) peers)\n"
+	"  <pattern>: one that authenticates both sides by static keys\n"
+	"    (IK, XX, KK, IX, XK, KX, deferred forms, psk modifiers)\n"
+	"  <DH>: 25519 448  <cipher>: ChaChaPoly AESGCM\n"
+	"  <hash>: BLAKE2s BLAKE2b SHA256 SHA512\n";
+
+/* The verbs that set a protocol: their help lists the names. */
+static bool sets_protocol(const char *verb)
+{
+	return !strcmp(verb, "set") || !strcmp(verb, "setconf") ||
+	       !strcmp(verb, "addconf") || !strcmp(verb, "syncconf");
+}
+
 void die_oom(void)
 {
 	fprintf(stderr, "%s: out of memory\n", prog);
@@ -67,6 +88,7 @@ static void show_help(FILE *f)
 		fprintf(f, "  %-9s %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "  %-9s %s\n", "version", "Print the version of noisectl");
 	fprintf(f, "\nYou may pass '--help' to any of these subcommands to view usage.\n");
+	fprintf(f, "\n%s", protocols_help);
 }
 
 static bool wants_help(int argc, char *argv[])
@@ -104,6 +126,8 @@ int main(int argc, char *argv[])
 			printf("%s %s: %s\n\nUsage: %s %s %s\n", prog, argv[1],
 			       subcommands[i].help, prog, argv[1],
 			       subcommands[i].usage);
+			if (sets_protocol(argv[1]))
+				printf("\n%s", protocols_help);
 			return 0;
 		}
 		return subcommands[i].main(argc - 1, argv + 1);

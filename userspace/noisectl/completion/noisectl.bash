@@ -36,7 +36,7 @@ _noisectl_set() {
 	if ((i > COMP_CWORD)); then
 		case $prev in
 		private-key|preshared-key) _noisectl_files "$cur" ;;
-		protocol) _noisectl_words "WireGuard Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s" "$cur" ;;
+		protocol) _noisectl_words "WireGuard Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s Noise_IKhfs+psk2_25519+MLKEM768_ChaChaPoly_BLAKE2s" "$cur" ;;
 		peer) _noisectl_words "$(noisectl show "${COMP_WORDS[2]}" peers 2> /dev/null)" "$cur" ;;
 		fwmark|persistent-keepalive) _noisectl_words "off" "$cur" ;;
 		esac
