@@ -30,10 +30,26 @@ with both sides in one kernel thread; the responder does 4 of its 8
 scalar multiplications (es, its ephemeral key pair, ee, se), so its side
 alone is about twice that rate.
 
+Then our device with our own framing (Documentation/wire-format.rst) and
+two protocols, Noise_IK_25519_ChaChaPoly_BLAKE2s and its hfs twin
+Noise_IKhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s (NativeKeys: no PSK, the
+tunnel's prologue and MAC1 label, millisecond timestamps, 152 and 1,352
+bytes). The initiator's e1 is one ML-KEM-768 encapsulation key made of
+random coefficients below q (fake_mlkem768_pub), the same in every
+initiation: Encaps checks only that, so each initiation costs the
+responder a real Encaps; nothing decrypts the responses. Each responder
+must first answer every one of CHECK_COUNT initiations with no drop
+(rows noise-ik-check, noise-ikhfs-check), then ABBA rounds of IK and
+IKhfs, and the engine's hs_hfs pair (noise_bench.ko) before and after.
+
 "selftest" checks the construction on the host: the responder's side of
 message 1 (written here too, so a weaker check than a real responder:
-the bench itself checks against the kernel's WireGuard) opens the static
-key and timestamp of generated initiations and checks mac1.
+the bench itself checks against the kernel's WireGuard, and our framing
+by the check above) opens the static key and timestamp of generated
+initiations and checks mac1; for ours also the e1 modulus check, and,
+when the vector files are found ($NOISE_SHARED, default ../shared next
+to the tree), message 1 of the published IK and IKhfs vectors is written
+again here byte for byte.
 """
 
 import base64
