@@ -712,7 +712,7 @@ def native_check(g, base, keys, scratch, flooder):
 
 def run_native(g, a, base, flooder):
     """Ours with IK and IKhfs: check, then rounds in ABBA order."""
-    counts = {NATIVE_IK: a.hs_count, NATIVE_IKHFS: max(1, a.hs_count // 4)}
+    counts = {NATIVE_IK: a.hs_count, NATIVE_IKHFS: max(1, a.hs_count // 2)}
     keys, paths, runs = {}, {}, {}
     for proto in NATIVE_PROTOCOLS:
         t = time.monotonic()
