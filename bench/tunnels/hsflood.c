@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hsflood SRC DST PORT FILE SECONDS WINDOW: send the 148-byte WireGuard
+ * hsflood SRC DST PORT FILE SECONDS WINDOW [MSGLEN RESPLEN]: send the
  * handshake initiations of FILE (made by bench/tunnels/hsrate.py, each one
- * valid and sent once, in order) to DST:PORT from address SRC (IPv4), with
- * at most WINDOW of them unanswered at a time, for at most SECONDS; count
- * what comes back: handshake responses (type 2, 92 bytes, whose receiver
- * index names an initiation of FILE: its position), cookie replies (type
- * 3, 64 bytes) and anything else. sendmmsg() and recvmmsg(), 64 messages
+ * valid and sent once, in order; MSGLEN bytes each, default 148) to
+ * DST:PORT from address SRC (IPv4), with at most WINDOW of them unanswered
+ * at a time, for at most SECONDS; count what comes back: handshake
+ * responses (RESPLEN bytes, default 92, whose receiver index names an
+ * initiation of FILE: its position), cookie replies (64 bytes) and
+ * anything else. The framing is read from the first message of FILE:
+ * WireGuard's (type 1, then three zero bytes: a response is type 2, a
+ * cookie reply type 3) or the tunnel's own (type 1, version 1, message 1,
+ * Documentation/wire-format.rst: a response is type 1, version 1, message
+ * 2; a cookie reply type 2, version 1). Either way the receiver index is
+ * at offset 8. sendmmsg() and recvmmsg(), 64 messages
  * per system call: in UML every system call is a round trip through the
  * host, and the sender shares the one CPU with the responder: it sends
  * when a quarter of the window (at most 32) is free and otherwise sleeps
@@ -39,15 +45,20 @@
 #include "../../tests/selftests/msgfile.h"
 
 #define BATCH		64
-#define MSG_LEN		148
-#define RESP_LEN	92
+#define WG_MSG_LEN	148
+#define WG_RESP_LEN	92
+#define MAX_MSG_LEN	2048	/* the tunnel's longest handshake message */
 #define COOKIE_LEN	64
-#define RX_CAP		256
+#define RX_CAP		MAX_MSG_LEN
 #define LOST_AFTER	0.5
 #define PAUSE_NS	5000000
 #define DRAIN_MS	100	/* after the time is up: until this long quiet */
 
 static atomic_int stop;	/* lock-free: safe to set in a handler */
+
+/* What an answer looks like: its first four bytes (little endian), length. */
+static unsigned int resp_word = 2, resp_len = WG_RESP_LEN, cookie_word = 3;
+static size_t msg_len = WG_MSG_LEN;
 
 static void on_signal(int sig)
 {
@@ -72,7 +83,7 @@ static void classify(struct counts *c, unsigned char *seen, size_t count,
 {
 	unsigned int type = len >= 4 ? le32(p) : 0, idx;
 
-	if (type == 2 && len == RESP_LEN) {
+	if (type == resp_word && len == resp_len) {
 		idx = le32(p + 8);	/* receiver index: our sender index */
 		if (idx >= count) {
 			c->foreign_responses++;
@@ -85,7 +96,7 @@ static void classify(struct counts *c, unsigned char *seen, size_t count,
 			c->responses++;
 			c->last_response = t;
 		}
-	} else if (type == 3 && len == COOKIE_LEN) {
+	} else if (type == cookie_word && len == COOKIE_LEN) {
 		c->cookies++;
 	} else {
 		c->other++;
@@ -113,6 +124,46 @@ static void report(const struct counts *c, size_t count, unsigned int window,
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 }
 
+/* The framing of the first message of @msgs: what its answers look like. */
+static void set_framing(const unsigned char *msgs)
+{
+	if (msgs[0] == 1 && msgs[1] == 1 && msgs[2] == 1) {	/* ours */
+		resp_word = 1 | 1 << 8 | 2 << 16;	/* type 1, v1, message 2 */
+		cookie_word = 2 | 1 << 8;		/* type 2, v1 */
+	}
+}
+
+/* The arguments: 0, or the exit status of a usage error. */
+static int setup(int argc, char **argv, struct sockaddr_in *src,
+		 struct sockaddr_in *dst, unsigned int *window,
+		 unsigned char **msgs, size_t *count)
+{
+	if (argc != 7 && argc != 9) {
+		fprintf(stderr, "usage: %s SRC DST PORT FILE SECONDS WINDOW [MSGLEN RESPLEN]\n",
+			argv[0]);
+		return 2;
+	}
+	if (argc == 9) {
+		msg_len = strtoul(argv[7], NULL, 10);
+		resp_len = strtoul(argv[8], NULL, 10);
+	}
+	*window = strtoul(argv[6], NULL, 10);
+	if (inet_pton(AF_INET, argv[1], &src->sin_addr) != 1 ||
+	    inet_pton(AF_INET, argv[2], &dst->sin_addr) != 1 || !*window ||
+	    msg_len < 12 || msg_len > MAX_MSG_LEN || resp_len > RX_CAP) {
+		fprintf(stderr, "hsflood: bad address, window or length\n");
+		return 2;
+	}
+	dst->sin_port = htons(atoi(argv[3]));
+	if (read_msgs(argv[4], msg_len, msgs, count)) {
+		fprintf(stderr, "hsflood: %s: not a whole number of %zu-byte messages\n",
+			argv[4], msg_len);
+		return 2;
+	}
+	set_framing(*msgs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned char rxbuf[BATCH][RX_CAP];
@@ -128,25 +179,12 @@ int main(int argc, char **argv)
 	double start, end, last_rx, t;
 	int s, i, n, rcvbuf = 4 << 20;
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: %s SRC DST PORT FILE SECONDS WINDOW\n", argv[0]);
-		return 2;
-	}
-	window = strtoul(argv[6], NULL, 10);
-	if (inet_pton(AF_INET, argv[1], &src.sin_addr) != 1 ||
-	    inet_pton(AF_INET, argv[2], &dst.sin_addr) != 1 || !window) {
-		fprintf(stderr, "hsflood: bad address or window\n");
-		return 2;
-	}
+	i = setup(argc, argv, &src, &dst, &window, &msgs, &count);
+	if (i)
+		return i;
 	refill = window / 4 > BATCH / 2 ? BATCH / 2 : window / 4;
 	if (!refill)
 		refill = 1;
-	dst.sin_port = htons(atoi(argv[3]));
-	if (read_msgs(argv[4], MSG_LEN, &msgs, &count)) {
-		fprintf(stderr, "hsflood: %s: not a whole number of %d-byte messages\n",
-			argv[4], MSG_LEN);
-		return 2;
-	}
 	seen = calloc(count, 1);
 	s = socket(AF_INET, SOCK_DGRAM, 0);
 	if (!seen || s < 0 || bind(s, (struct sockaddr *)&src, sizeof(src)) ||
@@ -160,7 +198,7 @@ int main(int argc, char **argv)
 	memset(mm, 0, sizeof(mm));
 	memset(rm, 0, sizeof(rm));
 	for (i = 0; i < BATCH; i++) {
-		iov[i].iov_len = MSG_LEN;
+		iov[i].iov_len = msg_len;
 		mm[i].msg_hdr.msg_iov = &iov[i];
 		mm[i].msg_hdr.msg_iovlen = 1;
 		riov[i].iov_base = rxbuf[i];
@@ -192,7 +230,7 @@ int main(int argc, char **argv)
 			if (k > count - next)
 				k = count - next;
 			for (i = 0; i < (int)k; i++)
-				iov[i].iov_base = msgs + MSG_LEN * (next + i);
+				iov[i].iov_base = msgs + msg_len * (next + i);
 			n = sendmmsg(s, mm, k, 0);
 			c.send_calls++;
 			if (n > 0) {

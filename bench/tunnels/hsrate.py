@@ -30,10 +30,26 @@ with both sides in one kernel thread; the responder does 4 of its 8
 scalar multiplications (es, its ephemeral key pair, ee, se), so its side
 alone is about twice that rate.
 
+Then our device with our own framing (Documentation/wire-format.rst) and
+two protocols, Noise_IK_25519_ChaChaPoly_BLAKE2s and its hfs twin
+Noise_IKhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s (NativeKeys: no PSK, the
+tunnel's prologue and MAC1 label, millisecond timestamps, 152 and 1,352
+bytes). The initiator's e1 is one ML-KEM-768 encapsulation key made of
+random coefficients below q (fake_mlkem768_pub), the same in every
+initiation: Encaps checks only that, so each initiation costs the
+responder a real Encaps; nothing decrypts the responses. Each responder
+must first answer every one of CHECK_COUNT initiations with no drop
+(rows noise-ik-check, noise-ikhfs-check), then ABBA rounds of IK and
+IKhfs, and the engine's hs_hfs pair (noise_bench.ko) before and after.
+
 "selftest" checks the construction on the host: the responder's side of
 message 1 (written here too, so a weaker check than a real responder:
-the bench itself checks against the kernel's WireGuard) opens the static
-key and timestamp of generated initiations and checks mac1.
+the bench itself checks against the kernel's WireGuard, and our framing
+by the check above) opens the static key and timestamp of generated
+initiations and checks mac1; for ours also the e1 modulus check, and,
+when the vector files are found ($NOISE_SHARED, default ../shared next
+to the tree), message 1 of the published IK and IKhfs vectors is written
+again here byte for byte.
 """
 
 import base64
@@ -155,6 +171,228 @@ class Keys:
                         for i in range(count))
 
 
+# --------------------------------------------- our framing: IK and IKhfs
+
+NATIVE_IK = "Noise_IK_25519_ChaChaPoly_BLAKE2s"
+NATIVE_IKHFS = "Noise_IKhfs_25519+MLKEM768_ChaChaPoly_BLAKE2s"
+NATIVE_PROTOCOLS = (NATIVE_IK, NATIVE_IKHFS)
+WIRE_VERSION = 1
+PROLOGUE_PREFIX = b"noise-tunnel wire"
+LABEL_MAC1_NATIVE = b"noise-tunnel mac1"
+MLKEM_Q = 3329
+MLKEM768_K = 3
+MLKEM768_PUB = 384 * MLKEM768_K + 32        # 1184
+# Message 1: 12-byte header, e, [e1 encrypted], s encrypted, timestamp
+# encrypted, mac1, mac2; message 2: header, e, [ekem1 encrypted], empty
+# payload's tag, mac1, mac2 (Documentation/wire-format.rst).
+NATIVE_LEN = {NATIVE_IK: (152, 92), NATIVE_IKHFS: (1352, 1196)}
+
+
+def aead_n(key, n, pt, ad):
+    """ChaChaPoly of Noise: nonce 32 zero bits, then n little endian."""
+    nonce = bytes(4) + struct.pack("<Q", n)
+    return ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+
+
+def open_n(key, n, ct, ad):
+    nonce = bytes(4) + struct.pack("<Q", n)
+    return ChaCha20Poly1305(key).decrypt(nonce, ct, ad)
+
+
+def fake_mlkem768_pub():
+    """An ML-KEM-768 encapsulation key that Encaps accepts.
+
+    Encaps checks only that the 384*k bytes decode to coefficients below
+    q = 3329 (FIPS 203, 7.2 modulus check): random 12-bit coefficients
+    below q, packed two to three bytes (ByteEncode12), then a random
+    32-byte rho. The responder's Encaps costs what it costs with a real
+    key; nobody here holds the decapsulation key (nothing decrypts the
+    responses)."""
+    coeffs = []
+    while len(coeffs) < 256 * MLKEM768_K:
+        c = struct.unpack("<H", os.urandom(2))[0] & 0xfff
+        if c < MLKEM_Q:
+            coeffs.append(c)
+    out = bytearray()
+    for a, b in zip(coeffs[0::2], coeffs[1::2]):
+        out += bytes((a & 0xff, (a >> 8) | (b & 0xf) << 4, b >> 4))
+    return bytes(out) + os.urandom(32)
+
+
+def mlkem_pub_ok(pub):
+    """The modulus check of FIPS 203 Encaps (ByteDecode12 < q)."""
+    if len(pub) != MLKEM768_PUB:
+        return False
+    for i in range(0, 384 * MLKEM768_K, 3):
+        b0, b1, b2 = pub[i:i + 3]
+        if (b0 | (b1 & 0xf) << 8) >= MLKEM_Q or (b1 >> 4 | b2 << 4) >= MLKEM_Q:
+            return False
+    return True
+
+
+def noise_start(name, prologue, rs_pub):
+    """InitializeSymmetric(name), MixHash(prologue), MixHash(rs): (ck, h)."""
+    n = name.encode()
+    h = n.ljust(32, b"\0") if len(n) <= 32 else blake2s(n)
+    return h, blake2s(blake2s(h, prologue), rs_pub)
+
+
+def ik_write1(state, e, s_pub, ss, rs_obj, payload, kem_pub=None):
+    """Message 1 of IK (e, es, s, ss) or IKhfs (e, es, e1, s, ss)."""
+    ck, h = state
+    e_pub = raw_pub(e)
+    h = blake2s(h, e_pub)                               # e
+    ck, k = kdf2(ck, e.exchange(rs_obj))                # es
+    out, n = [e_pub], 0
+    if kem_pub is not None:                             # e1
+        out.append(aead_n(k, 0, kem_pub, h))
+        h, n = blake2s(h, out[-1]), 1
+    out.append(aead_n(k, n, s_pub, h))                  # s
+    h = blake2s(h, out[-1])
+    ck, k = kdf2(ck, ss)                                # ss
+    out.append(aead_n(k, 0, payload, h))
+    return b"".join(out)
+
+
+def ik_read1(state, r_priv, msg, hfs):
+    """The responder's side: (s_pub, e1 or None, payload); raises if bad."""
+    ck, h = state
+    e_pub, off = msg[:32], 32
+    h = blake2s(h, e_pub)
+    ck, k = kdf2(ck, r_priv.exchange(X25519PublicKey.from_public_bytes(e_pub)))
+    kem, n = None, 0
+    if hfs:
+        c = msg[off:off + MLKEM768_PUB + 16]
+        kem, off = open_n(k, 0, c, h), off + len(c)
+        h, n = blake2s(h, c), 1
+    c = msg[off:off + 48]
+    s_pub, off = open_n(k, n, c, h), off + 48
+    h = blake2s(h, c)
+    ck, k = kdf2(ck, r_priv.exchange(X25519PublicKey.from_public_bytes(s_pub)))
+    return s_pub, kem, open_n(k, 0, msg[off:], h)
+
+
+def tai64n_ms(ns):
+    """TAI64N with the nanoseconds rounded down to milliseconds, as ours."""
+    return tai64n(ns - ns % 10**6)
+
+
+class NativeKeys:
+    """Our framing: a responder key and initiator keys, no PSK."""
+
+    def __init__(self, nkeys, protocol):
+        self.protocol = protocol
+        self.hfs = "hfs" in protocol
+        self.msg_len, self.resp_len = NATIVE_LEN[protocol]
+        self.resp = X25519PrivateKey.generate()
+        self.resp_pub = raw_pub(self.resp)
+        self.resp_pub_obj = X25519PublicKey.from_public_bytes(self.resp_pub)
+        self.init = []
+        for _ in range(nkeys):
+            k = X25519PrivateKey.generate()
+            self.init.append((k, raw_pub(k), k.exchange(self.resp_pub_obj)))
+        self.mac1_key = blake2s(LABEL_MAC1_NATIVE, self.resp_pub)
+        self.prologue = (PROLOGUE_PREFIX + bytes((WIRE_VERSION,)) +
+                         protocol.encode())
+        self.state = noise_start(protocol, self.prologue, self.resp_pub)
+        # One encapsulation key for every initiation (see fake_mlkem768_pub).
+        self.kem_pub = fake_mlkem768_pub() if self.hfs else None
+
+    def conf(self, port):
+        """A `noisectl setconf` file: the protocol, every initiator a peer."""
+        out = ["[Interface]", f"Protocol = {self.protocol}",
+               f"PrivateKey = {b64(raw_priv(self.resp))}",
+               f"ListenPort = {port}", ""]
+        for _, pub, _ in self.init:
+            out += ["[Peer]", f"PublicKey = {b64(pub)}", ""]
+        return "\n".join(out)
+
+    def initiation(self, index, key, ts_ns):
+        """One message 1 of ours: header, Noise message, mac1, mac2 zero."""
+        _, s_pub, ss = self.init[key]
+        noise = ik_write1(self.state, X25519PrivateKey.generate(), s_pub, ss,
+                          self.resp_pub_obj, tai64n_ms(ts_ns), self.kem_pub)
+        body = (bytes((1, WIRE_VERSION, 1, 0)) + struct.pack("<II", index, 0)
+                + noise)
+        mac1 = hashlib.blake2s(body, key=self.mac1_key,
+                               digest_size=16).digest()
+        return body + mac1 + bytes(16)
+
+    def initiations(self, count):
+        """count initiations, keys round robin, timestamps 1 ms apart."""
+        t = time.time_ns()
+        n = len(self.init)
+        return b"".join(self.initiation(i, i % n, t + i * 10**6)
+                        for i in range(count))
+
+
+def native_open(keys, msg):
+    """Our responder's side of one of ours: (s_pub, timestamp)."""
+    assert len(msg) == keys.msg_len and msg[:4] == b"\1\1\1\0"
+    assert msg[8:12] == bytes(4), "receiver index 0 in message 1"
+    mac1 = hashlib.blake2s(msg[:-32], key=keys.mac1_key,
+                           digest_size=16).digest()
+    assert hmac.compare_digest(mac1, msg[-32:-16]), "mac1"
+    s_pub, kem, ts = ik_read1(keys.state, keys.resp, msg[12:-32], keys.hfs)
+    assert kem is None or (kem == keys.kem_pub and mlkem_pub_ok(kem))
+    assert len(ts) == 12 and struct.unpack(">I", ts[8:])[0] % 10**6 == 0
+    return s_pub, ts
+
+
+def vector_check(path, name):
+    """Message 1 of a published vector, written again here byte for byte."""
+    with open(path) as f:
+        vs = json.load(f)["vectors"]
+    v = next((x for x in vs if x["protocol_name"] == name
+              and "init_psks" not in x), None)
+    if v is None:
+        return f"{name}: not in {os.path.basename(path)}"
+    b = bytes.fromhex
+    resp = X25519PrivateKey.from_private_bytes(b(v["resp_static"]))
+    s = X25519PrivateKey.from_private_bytes(b(v["init_static"]))
+    rs = X25519PublicKey.from_public_bytes(raw_pub(resp))
+    want = b(v["messages"][0]["ciphertext"])
+    state = noise_start(name, b(v["init_prologue"]), raw_pub(resp))
+    _, kem, pay = ik_read1(state, resp, want, "hfs" in name)
+    got = ik_write1(state, X25519PrivateKey.from_private_bytes(
+        b(v["init_ephemeral"])), raw_pub(s), s.exchange(rs), rs,
+        b(v["messages"][0]["payload"]), kem)
+    assert got == want, f"{name}: message 1 differs from the vector"
+    assert pay == b(v["messages"][0]["payload"])
+    assert kem is None or mlkem_pub_ok(kem)
+    return f"{name}: message 1 of the vector matches"
+
+
+def native_selftest():
+    """Ours: generated messages opened, then the vectors if found."""
+    for proto in NATIVE_PROTOCOLS:
+        keys = NativeKeys(3, proto)
+        msgs = keys.initiations(7)
+        assert len(msgs) == 7 * keys.msg_len
+        last = {}
+        for i in range(7):
+            m = msgs[i * keys.msg_len:(i + 1) * keys.msg_len]
+            assert struct.unpack("<I", m[4:8])[0] == i
+            s_pub, ts = native_open(keys, m)
+            assert s_pub == keys.init[i % 3][1]
+            assert ts > last.get(s_pub, b""), "timestamp must grow per key"
+            last[s_pub] = ts
+        bad = bytearray(keys.kem_pub or b"")
+        if bad:
+            bad[0:2] = b"\xff\x0f"     # coefficient 4095 >= q
+            assert not mlkem_pub_ok(bytes(bad))
+    shared = os.environ.get("NOISE_SHARED", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "../../../shared"))
+    for f, name in (("vectors/cacophony.txt", NATIVE_IK),
+                    ("vectors/hfs/hfs-public.txt", NATIVE_IKHFS)):
+        path = os.path.join(shared, f)
+        if os.path.exists(path):
+            print("hsrate selftest: " + vector_check(path, name))
+        else:
+            print(f"hsrate selftest: {name}: no vector file ({path}), "
+                  "not checked against one")
+
+
 def responder_open(keys, msg):
     """Responder's side of message 1 (a check of the construction).
 
@@ -195,6 +433,12 @@ def selftest():
     keys.initiations(500)
     print(f"hsrate selftest: ok ({500 / (time.monotonic() - t):.0f} "
           "initiations/s made here, keys included)")
+    native_selftest()
+    for proto in NATIVE_PROTOCOLS:
+        t = time.monotonic()
+        NativeKeys(16, proto).initiations(500)
+        print(f"hsrate selftest: {proto}: ok "
+              f"({500 / (time.monotonic() - t):.0f} initiations/s made here)")
 
 
 # ------------------------------------------------------------ in the guest
@@ -249,7 +493,8 @@ def responder_up(g, impl, keys, scratch):
     """A fresh responder in tbB: WireGuard (kernel) or ours (WG profile)."""
     conf = os.path.join(scratch, f"hs-{impl}.conf")
     with open(conf, "w") as f:
-        f.write(keys.wg_conf(PORT))
+        f.write(keys.conf(PORT) if isinstance(keys, NativeKeys)
+                else keys.wg_conf(PORT))
     os.chmod(conf, 0o600)
     if impl == "wg":
         if not g.shutil.which("wg"):
@@ -269,7 +514,9 @@ def responder_up(g, impl, keys, scratch):
               check=False)
     if p.returncode:
         raise g.Unavailable(f"ip link add type noise: {p.stderr.strip()}")
-    g.noisectl(ctl, "set", "noiseh0", "protocol", "WireGuard", ns=g.NS_B)
+    # Ours: the protocol set, then the file (whose "Protocol =" says it too).
+    g.noisectl(ctl, "set", "noiseh0", "protocol", keys.protocol
+               if isinstance(keys, NativeKeys) else "WireGuard", ns=g.NS_B)
     g.noisectl(ctl, "setconf", "noiseh0", conf, ns=g.NS_B)
     g.run(["ip", "-n", g.NS_B, "link", "set", "noiseh0", "up"])
     return "noiseh0"
@@ -291,14 +538,17 @@ def responder_counters(g, impl, dev):
                               "--json", ns=g.NS_B))
     d = d[0] if isinstance(d, list) else d
     st = d.get("stats", {})
-    return {k: st[k] for k in sorted(st) if k == "handshakes" or
-            k.startswith(("drop_", "cookie", "mac2"))}
+    return {k: st[k] for k in sorted(st) if k in (
+        "handshakes", "rx_packets", "tx_packets") or
+        k.startswith(("drop_", "cookie", "mac2"))}
 
 
-def flood(g, flooder, msgs_file, count, seconds, window):
+def flood(g, flooder, msgs_file, count, seconds, window, lens=None):
+    """hsflood once; lens: (message 1, message 2) lengths, else WireGuard's."""
     c0, t0 = cpu_jiffies(), time.monotonic()
     p = g.run([flooder, g.UNDER_A, g.UNDER_B, str(PORT), msgs_file,
-               str(seconds), str(window)], ns=g.NS_A, timeout=seconds + 60)
+               str(seconds), str(window)] + [str(x) for x in lens or ()],
+              ns=g.NS_A, timeout=seconds + 60)
     c1, t1 = cpu_jiffies(), time.monotonic()
     r = json.loads(p.stdout.strip().splitlines()[-1])
     hz = os.sysconf("SC_CLK_TCK")
@@ -386,12 +636,133 @@ def run_rows(g, a):
         r = one_flood(g, base, impl + "-over", keys, a.scratch, flooder,
                       path, a.hs_count, OVER_SECONDS, OVER_WINDOW, 0)
         g.emit(**base, row=impl + "-over", **r)
+    run_native(g, a, base, flooder)
     if engine:
         engine.append(engine_rate(g, a.tree, a.smoke))
         g.emit(**base, row="engine", **combine_engine(engine))
     else:
         g.emit(**base, row="engine", status="unavailable",
                reason=g.NOISE_STATE.get("unavailable", "noise.ko not loaded"))
+
+
+NATIVE_ROWS = {NATIVE_IK: "noise-ik", NATIVE_IKHFS: "noise-ikhfs"}
+CHECK_COUNT = 32        # initiations of the check before the rates
+
+
+def engine_hfs_rate(g, tree, smoke):
+    """The engine's IK and IKhfs whole handshakes (noise_bench.ko hs_hfs)."""
+    ko = os.path.join(tree, "bench/noise_bench.ko")
+    if not os.path.exists(ko):
+        return {"status": "unavailable", "reason": f"{ko} not built"}
+    before = len(g.run(["dmesg"]).stdout.splitlines())
+    t = time.monotonic()
+    iters = ["hs_iters=4", "dh_iters=4"] if smoke else []
+    p = g.run(["insmod", ko, "groups=hs", f"hs_match={NATIVE_IKHFS}",
+               "hs_parts=0"] + iters, check=False, timeout=900)
+    took = time.monotonic() - t
+    g.run(["rmmod", "noise_bench"], check=False)
+    if p.returncode:
+        return {"status": "failed",
+                "reason": f"insmod noise_bench.ko: {p.stderr.strip()}"}
+    out = {"status": "ok", "took_s": took}
+    for line in g.run(["dmesg"]).stdout.splitlines()[before:]:
+        m = re.search(r"noise_bench: hs_hfs (.*)$", line)
+        if not m or f"pair={NATIVE_IKHFS} " not in m.group(1):
+            continue
+        kv = dict(w.split("=", 1) for w in m.group(1).split() if "=" in w)
+        out[kv["variant"]] = {"median_ns": int(kv["median"]),
+                              "samples": int(kv["samples"]),
+                              "msg_bytes": kv.get("msg_bytes"),
+                              "full_rate": 1e9 / int(kv["median"])}
+    if "plain" not in out or "hfs" not in out:
+        return {"status": "failed", "reason": "no hs_hfs rows in dmesg"}
+    out["hfs/plain"] = out["hfs"]["full_rate"] / out["plain"]["full_rate"]
+    return out
+
+
+def native_check(g, base, keys, scratch, flooder):
+    """Before any rate: does our responder answer every one of a few?"""
+    path = os.path.join(scratch, f"hs-check-{NATIVE_ROWS[keys.protocol]}")
+    with open(path, "wb") as f:
+        f.write(keys.initiations(CHECK_COUNT))
+    row = NATIVE_ROWS[keys.protocol]
+    rec = one_flood(g, base, row, keys, scratch, flooder, path, CHECK_COUNT,
+                    5, CHECK_COUNT, "check")
+    resp = rec.get("responder", {})
+    drops = {k: v for k, v in resp.items() if k.startswith("drop_") and v}
+    g.log(f"hsrate: check {row}: sent {rec.get('sent')}, answered "
+          f"{rec.get('responses')}, responder {resp}")
+    ok = (rec["status"] == "ok" and rec["sent"] == CHECK_COUNT and
+          rec["responses"] == CHECK_COUNT and not drops and
+          resp.get("tx_packets", 0) >= CHECK_COUNT)
+    st = "ok" if ok else "unavailable" if rec["status"] == "unavailable" \
+        else "failed"
+    out = {"status": st, "sent": rec.get("sent"),
+           "responses": rec.get("responses"), "responder": resp,
+           "drops": drops}
+    if not ok:
+        out["reason"] = rec.get("reason") or (
+            f"{rec.get('responses')} of {CHECK_COUNT} answered, "
+            f"drops {drops or 'none'}")
+    g.emit(**base, row=row + "-check", **out)
+    return ok
+
+
+def run_native(g, a, base, flooder):
+    """Ours with IK and IKhfs: check, then rounds in ABBA order."""
+    counts = {NATIVE_IK: a.hs_count, NATIVE_IKHFS: max(1, a.hs_count // 2)}
+    keys, paths, runs = {}, {}, {}
+    for proto in NATIVE_PROTOCOLS:
+        t = time.monotonic()
+        keys[proto] = NativeKeys(a.hs_keys, proto)
+        paths[proto] = os.path.join(a.scratch, NATIVE_ROWS[proto])
+        with open(paths[proto], "wb") as f:
+            f.write(keys[proto].initiations(counts[proto]))
+        g.emit(**dict(base, protocol=proto, hs_count=counts[proto]),
+               row=NATIVE_ROWS[proto] + "-setup", status="ok",
+               made_s=time.monotonic() - t, msg_len=keys[proto].msg_len,
+               resp_len=keys[proto].resp_len)
+    engine = []
+    if g.NOISE_STATE.get("loaded"):     # before the floods, and after
+        g.log("hsrate: engine, IK and IKhfs (noise_bench.ko hs_hfs)")
+        engine.append(engine_hfs_rate(g, a.tree, a.smoke))
+    good = [p for p in NATIVE_PROTOCOLS
+            if native_check(g, dict(base, protocol=p), keys[p], a.scratch,
+                            flooder)]
+    for i in range(a.hs_rounds):
+        for proto in good if i % 2 == 0 else good[::-1]:
+            runs.setdefault(proto, []).append(one_flood(
+                g, dict(base, protocol=proto), NATIVE_ROWS[proto],
+                keys[proto], a.scratch, flooder, paths[proto], counts[proto],
+                a.hs_seconds, a.hs_window, i))
+    for proto in NATIVE_PROTOCOLS:
+        b = dict(base, protocol=proto, hs_count=counts[proto])
+        if proto in runs:
+            g.emit(**b, row=NATIVE_ROWS[proto], **combine(runs[proto]))
+        else:
+            g.emit(**b, row=NATIVE_ROWS[proto], status="unavailable"
+                   if g.NOISE_STATE.get("unavailable") else "failed",
+                   reason="the check failed: no rate taken")
+    if engine:
+        engine.append(engine_hfs_rate(g, a.tree, a.smoke))
+    g.emit(**dict(base, protocol=NATIVE_IKHFS), row="engine-hfs",
+           **combine_engine_hfs(engine, g))
+
+
+def combine_engine_hfs(es, g):
+    """The engine's IK and IKhfs before and after: the mean of each."""
+    if not es:
+        return {"status": "unavailable", "reason": g.NOISE_STATE.get(
+            "unavailable", "noise.ko not loaded")}
+    bad = [e for e in es if e["status"] != "ok"]
+    if bad:
+        return bad[0]
+    out = {"status": "ok", "runs": es}
+    for v in ("plain", "hfs"):
+        out[v + "_rate"] = sum(e[v]["full_rate"] for e in es) / len(es)
+        out[v + "_median_ns"] = sum(e[v]["median_ns"] for e in es) / len(es)
+    out["hfs/plain"] = out["hfs_rate"] / out["plain_rate"]
+    return out
 
 
 def combine_engine(es):
@@ -448,14 +819,16 @@ def combine(rs):
 def one_flood(g, base, row, keys, scratch, flooder, path, count, seconds,
               window, rnd):
     """One flood on a fresh responder; its record (also emitted alone)."""
-    impl = row.split("-")[0]
+    impl = row[:-len("-over")] if row.endswith("-over") else row
+    lens = (keys.msg_len, keys.resp_len) if isinstance(keys, NativeKeys) \
+        else None
     dev = None
     rec = {"round": rnd, "impl": impl}
     try:
         g.log(f"hsrate: {row} responder, window {window}, round {rnd}")
         dev = responder_up(g, impl, keys, scratch)
         time.sleep(0.2)
-        r = flood(g, flooder, path, count, seconds, window)
+        r = flood(g, flooder, path, count, seconds, window, lens)
         r["responder"] = responder_counters(g, impl, dev)
         ok = r["responses"] or (row.endswith("-over") and r["cookie_replies"])
         rec.update(status="ok" if ok else "failed", **r,
