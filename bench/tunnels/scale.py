@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Row "scale" of bench/tunnels/guest: one device with N peers.
+
+For each N of --scale-n (default 1,1000,10000,100000) and each of the
+kernel's WireGuard (wg), our device with its WireGuard profile and our
+device with Noise_XX_25519_ChaChaPoly_BLAKE2s, one after another in the
+guest's own network namespace: a fresh device (scale0), one config file of
+N peers (random public keys, each peer with its own /32 and /128, no
+endpoint, so nothing is sent), then, each timed from the tool's start to
+its exit:
+
+- setconf: the whole file (wg setconf / noisectl setconf);
+- set: one peer's allowed IPs changed (wg set / noisectl set);
+- syncconf: the file again with that change and one more peer's allowed
+  IPs changed (wg syncconf / noisectl syncconf): one peer differs;
+- dump: the whole device (wg show DEV dump / noisectl show DEV dump), its
+  lines counted (N + 1 expected);
+- del: ip link del of the device;
+
+and the kernel memory the device took: /proc/meminfo Slab, Percpu and
+VmallocUsed after setconf minus before the device was made. One
+"tbench: {"kind": "scale", ...}" line per device; bench/tunnels/report
+prints them. Timing never fails anything.
+
+    scale.py conf N PATH [PROTOCOL]    write a config file (for a check)
+"""
+
+import base64
+import os
+import sys
+import time
+
+DEV = "scale0"
+XX = "Noise_XX_25519_ChaChaPoly_BLAKE2s"
+# impl -> (tool, the config file's Protocol line or None)
+IMPLS = {"wg": ("wg", None), "noise-wg": ("noisectl", "WireGuard"),
+         "noise-xx": ("noisectl", XX)}
+MEMINFO = ("Slab", "Percpu", "VmallocUsed")
+
+
+def b64(x):
+    return base64.b64encode(x).decode()
+
+
+def peer_ips(i, variant=0):
+    """Peer i's /32 (in 10.128.0.0/9) and /128; variants 1, 2: others."""
+    v4 = (10 << 24) | (1 << 23) | (variant << 21) | i
+    v4 = ".".join(str((v4 >> s) & 255) for s in (24, 16, 8, 0))
+    return f"{v4}/32, fd00:5ca1:e:{variant}::{i >> 16:x}:{i & 0xffff:x}/128"
+
+
+def peer_keys(n):
+    return [b64(os.urandom(32)) for _ in range(n)]
+
+
+def write_conf(path, priv, keys, protocol, variants=None):
+    """The config file: N peers; @variants: {peer: its other IPs}."""
+    variants = variants or {}
+    out = ["[Interface]"]
+    if protocol:
+        out.append(f"Protocol = {protocol}")
+    out.append(f"PrivateKey = {priv}\n")
+    for i, k in enumerate(keys):
+        out.append(f"[Peer]\nPublicKey = {k}\n"
+                   f"AllowedIPs = {peer_ips(i, variants.get(i, 0))}\n")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+    os.chmod(path, 0o600)
+
+
+def meminfo():
+    """The kernel's memory figures of MEMINFO, in KiB."""
+    out = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            k, v = line.split(":", 1)
+            if k in MEMINFO:
+                out[k] = int(v.split()[0])
+    return out
+
+
+def timed(g, cmd, timeout):
+    t = time.monotonic()
+    p = g.run(cmd, timeout=timeout)
+    return time.monotonic() - t, p
+
+
+def settle():
+    """Let RCU and the workqueues free what the last device held."""
+    time.sleep(1)
+
+
+def one_device(g, impl, n, keys, priv, scratch, timeout):
+    """Make, configure, change, dump and delete one device of @n peers."""
+    tool, protocol = IMPLS[impl]
+    ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
+    kind = "wireguard" if tool == "wg" else "noise"
+    conf = os.path.join(scratch, f"scale-{impl}-{n}.conf")
+    sync = conf + ".sync"
+    write_conf(conf, priv, keys, protocol)
+    # set changes peer 0 (variant 1), syncconf then peer N-1 (variant 2).
+    write_conf(sync, priv, keys, protocol, {0: 1, n - 1: 2})
+    rec = {}
+    settle()
+    m0 = meminfo()
+    g.run(["ip", "link", "add", DEV, "type", kind])
+    try:
+        rec["setconf_s"], _ = timed(g, [ctl, "setconf", DEV, conf], timeout)
+        settle()
+        m1 = meminfo()
+        rec["mem_kib"] = {k: m1.get(k, 0) - m0.get(k, 0) for k in MEMINFO}
+        rec["mem_kib_total"] = sum(rec["mem_kib"].values())
+        rec["set_s"], _ = timed(g, [ctl, "set", DEV, "peer", keys[0],
+                                    "allowed-ips", peer_ips(0, 1)
+                                    .replace(" ", "")], timeout)
+        rec["syncconf_s"], _ = timed(g, [ctl, "syncconf", DEV, sync],
+                                     timeout)
+        rec["dump_s"], p = timed(g, [ctl, "show", DEV, "dump"], timeout)
+        rec["dump_lines"] = p.stdout.count("\n")
+        rec["dump_bytes"] = len(p.stdout)
+    finally:
+        t = time.monotonic()
+        g.run(["ip", "link", "del", DEV], check=False, timeout=timeout)
+        rec["del_s"] = time.monotonic() - t
+    for f in (conf, sync):
+        os.unlink(f)
+    return rec
+
+
+def unavailable(g, impl):
+    if impl == "wg":
+        if not g.shutil.which("wg"):
+            return "wg not installed (wireguard-tools)"
+        p = g.run(["ip", "link", "add", DEV, "type", "wireguard"],
+                  check=False)
+        if p.returncode:
+            return f"no WireGuard in this kernel ({p.stderr.strip()})"
+        g.run(["ip", "link", "del", DEV], check=False)
+        return None
+    return g.NOISE_STATE.get("unavailable")
+
+
+def run_rows(g, a):
+    """Row "scale": one "scale" record per (N, implementation)."""
+    ns = [int(x) for x in a.scale_n.replace(",", " ").split()]
+    os.makedirs(a.scratch, exist_ok=True)
+    g.emit(kind="scale_meta", n=ns, impls=list(IMPLS), protocol_xx=XX,
+           meminfo=list(MEMINFO))
+    why = {impl: unavailable(g, impl) for impl in IMPLS}
+    priv = b64(os.urandom(32))
+    for n in ns:
+        t = time.monotonic()
+        keys = peer_keys(n)
+        g.log(f"scale: N={n} ({time.monotonic() - t:.1f} s for the keys)")
+        for impl in IMPLS:
+            base = dict(kind="scale", row=impl, n=n)
+            if why[impl]:
+                g.emit(**base, status="unavailable", reason=why[impl])
+                continue
+            t = time.monotonic()
+            try:
+                rec = one_device(g, impl, n, keys, priv, a.scratch,
+                                 a.scale_timeout)
+                g.emit(**base, status="ok", wall_s=time.monotonic() - t,
+                       **rec)
+            except g.Failed as e:
+                g.emit(**base, status="failed", reason=str(e))
+            g.log(f"scale: N={n} {impl}: {time.monotonic() - t:.1f} s")
+
+
+# ------------------------------------------------------------ the report
+# (bench/tunnels/report imports this file for the "scale" records)
+
+LABELS = {"wg": "WireGuard (kernel)", "noise-wg": "noise, WireGuard profile",
+          "noise-xx": "noise, " + XX}
+# figure, label, per peer
+TIMES = [("setconf_s", "setconf"), ("set_s", "set one peer"),
+         ("syncconf_s", "syncconf, one peer differs"),
+         ("dump_s", "dump"), ("del_s", "ip link del")]
+PER_PEER = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
+            ("dump_s", "dump"), ("del_s", "del")]
+
+
+def per_peer(r, key):
+    """µs per peer (times) or bytes per peer (memory) of record @r."""
+    if key == "mem":
+        return r["mem_kib_total"] * 1024 / r["n"]
+    return r[key] * 1e6 / r["n"]
+
+
+def ok_records(recs):
+    """{(impl, n): record} of the devices that ran."""
+    return {(r["row"], r["n"]): r for r in recs if r.get("status") == "ok"}
+
+
+def summary(recs):
+    """Per peer figures, ratios noise/WireGuard and growth, for the JSON."""
+    ok = ok_records(recs)
+    keys = [k for k, _ in PER_PEER] + ["mem", "mem_over_1"]
+    out = {"per_peer": {}, "noise/wg": {}, "growth": {}}
+    for (impl, n), r in sorted(ok.items()):
+        pp = out["per_peer"].setdefault(impl, {})[n] = {
+            k: per_peer(r, k) for k in keys[:-1]}
+        # The device itself out: what N peers took beyond one peer.
+        one = ok.get((impl, 1))
+        pp["mem_over_1"] = (r["mem_kib_total"] - one["mem_kib_total"]) * \
+            1024 / (n - 1) if one and n > 1 else None
+        w = ok.get(("wg", n))
+        if impl != "wg" and w:
+            out["noise/wg"].setdefault(impl, {})[n] = {
+                k: r[k] / w[k] if w[k] else None
+                for k in ("setconf_s", "set_s", "syncconf_s", "dump_s",
+                          "del_s", "mem_kib_total")}
+    for impl, pp in out["per_peer"].items():
+        big = max(pp)
+        if 1000 in pp and big > 1000:
+            out["growth"][impl] = {"from": 1000, "to": big, **{
+                k: pp[big][k] / pp[1000][k] if pp[1000][k] and
+                pp[big][k] is not None else None for k in keys}}
+    return out
+
+
+def fmt(x, digits=None):
+    if x is None:
+        return "-"
+    if digits is None:
+        digits = 0 if abs(x) >= 100 else 1 if abs(x) >= 10 else \
+            2 if abs(x) >= 1 else 3
+    return f"{x:,.{digits}f}"
+
+
+def md_figures(recs):
+    out = ["| N | device | " + " | ".join(f"{t} s" for _, t in TIMES) +
+           " | kernel KiB (Slab + Percpu + Vmalloc) | dump lines |",
+           "|---:|---|" + "---:|" * (len(TIMES) + 2)]
+    for r in recs:
+        cells = [f"{r['n']:,}", LABELS.get(r["row"], r["row"])]
+        if r.get("status") != "ok":
+            what = "not available" if r.get("status") == "unavailable" \
+                else "FAILED"
+            out.append("| " + " | ".join(cells) + f" | {what}: "
+                       f"{r.get('reason', '?')} |" + " |" * (len(TIMES) + 1))
+            continue
+        cells += [fmt(r[k]) for k, _ in TIMES]
+        m = r["mem_kib"]
+        cells.append(f"{r['mem_kib_total']:,} ({m['Slab']:,} + "
+                     f"{m['Percpu']:,} + {m['VmallocUsed']:,})")
+        cells.append(f"{r['dump_lines']:,}")
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def md_per_peer(recs, s):
+    out = ["| N | device | " + " | ".join(
+        f"{t} µs/peer" for _, t in PER_PEER) + " | kernel bytes/peer | "
+        "kernel bytes/peer beyond N = 1 |",
+        "|---:|---|" + "---:|" * (len(PER_PEER) + 2)]
+    for (impl, n), r in sorted(ok_records(recs).items(),
+                               key=lambda x: (x[0][1], list(IMPLS).index(
+                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+        pp = s["per_peer"][impl][n]
+        out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
+            fmt(pp[k]) for k, _ in PER_PEER + [("mem", ""),
+                                               ("mem_over_1", "")]) + " |")
+    return out
+
+
+def md_ratios(s):
+    cols = [("setconf_s", "setconf"), ("set_s", "set"),
+            ("syncconf_s", "syncconf"), ("dump_s", "dump"), ("del_s", "del"),
+            ("mem_kib_total", "kernel memory")]
+    out = ["| device | N | " + " | ".join(t for _, t in cols) + " |",
+           "|---|---:|" + "---:|" * len(cols)]
+    for impl, by_n in s["noise/wg"].items():
+        for n, rat in sorted(by_n.items()):
+            out.append(f"| {LABELS.get(impl, impl)} | {n:,} | " + " | ".join(
+                fmt(rat[k], 2) for k, _ in cols) + " |")
+    return out
+
+
+def md_growth(s):
+    keys = PER_PEER + [("mem_over_1", "memory beyond N = 1")]
+    out = ["| device | from N | to N | " + " | ".join(
+        f"{t} per peer" for _, t in keys) + " |",
+        "|---|---:|---:|" + "---:|" * len(keys)]
+    for impl, g in s["growth"].items():
+        out.append(f"| {LABELS.get(impl, impl)} | {g['from']:,} | "
+                   f"{g['to']:,} | " + " | ".join(
+                       fmt(g[k], 2) for k, _ in keys) + " |")
+    return out
+
+
+def markdown(meta, host, recs):
+    """The "Scale" section of the report, a list of lines."""
+    sm = meta.get("scale_meta", {})
+    out = ["## Scale: one device of N peers, ours beside WireGuard\n",
+           f"- one boot of kernel {meta.get('kernel', '?')}, "
+           f"{meta.get('date', '?')}; N = "
+           + ", ".join(f"{n:,}" for n in sm.get("n", [])) +
+           "; each peer with a random public key, its own /32 and /128, "
+           "no endpoint; one device at a time (scale0, the guest's own "
+           "namespace); times from the tool's start to its exit (UML: "
+           "each process start costs milliseconds, so N = 1 is that cost)"
+           + (" -- SMOKE RUN, not figures" if meta.get("smoke") else "")]
+    if host:
+        out.append(f"- host: {host.get('cpus', '?')} CPUs shared, load "
+                   f"average {host.get('load_before', '?')} before, "
+                   f"{host.get('load_after', '?')} after")
+    out.append("- set: one peer's allowed IPs replaced; syncconf: the "
+               "whole file again, one peer's allowed IPs changed; kernel "
+               "memory: /proc/meminfo Slab + Percpu + VmallocUsed after "
+               "setconf (and 1 s to settle) minus before the device was "
+               "made, so it holds the device's own; \"beyond N = 1\": "
+               "(memory at N - at N = 1) / (N - 1), the peers' own\n")
+    s = summary(recs)
+    out += md_figures(recs) + [""] + md_per_peer(recs, s) + [""]
+    if s["noise/wg"]:
+        out += ["noise / WireGuard (below 1.0: ours takes less time or "
+                "memory):\n"] + md_ratios(s) + [""]
+    if s["growth"]:
+        out += ["Growth: per peer cost at the largest N / at N = 1,000 "
+                "(goal for setconf and dump: at most 1.2):\n"] + \
+            md_growth(s) + [""]
+    return out, s
+
+
+def chart(recs, png):
+    """Per peer cost against N, log scales, every device: two panels."""
+    import subprocess
+    import tempfile
+    ok = ok_records(recs)
+    impls = [i for i in IMPLS if any(k[0] == i for k in ok)]
+    if not impls or len({n for _, n in ok}) < 2:
+        return False
+    with tempfile.TemporaryDirectory() as d:
+        for impl in impls:
+            with open(f"{d}/{impl}.dat", "w") as f:
+                for n in sorted(n for i, n in ok if i == impl):
+                    r = ok[(impl, n)]
+                    f.write(f"{n} {per_peer(r, 'setconf_s')} "
+                            f"{per_peer(r, 'dump_s')} "
+                            f"{per_peer(r, 'syncconf_s')} "
+                            f"{per_peer(r, 'mem')}\n")
+
+        def plot(cols):
+            return "plot " + ", ".join(
+                f"'{d}/{i}.dat' using 1:{c} with linespoints title "
+                f"'{LABELS[i]} {t}'" for c, t in cols for i in impls)
+        script = "\n".join([
+            "set terminal pngcairo noenhanced size 1000,900 font 'Sans,9'",
+            f"set output '{png}'",
+            "set multiplot layout 2,1 title 'One device of N peers, one "
+            "UML boot: cost per peer against N'",
+            "set logscale xy", "set grid", "set key outside right",
+            "set xlabel 'peers (N, log)'",
+            "set ylabel 'µs per peer (log)'",
+            plot([(2, "setconf"), (3, "dump"), (4, "syncconf")]),
+            "set ylabel 'kernel bytes per peer (log)'",
+            plot([(5, "memory")]),
+            "unset multiplot"])
+        try:
+            p = subprocess.run(["gnuplot"], input=script, text=True,
+                               capture_output=True)
+        except FileNotFoundError:
+            print("report: no gnuplot (gnuplot-nox)", file=sys.stderr)
+            return False
+        if p.returncode:
+            print(f"report: gnuplot failed: {p.stderr.strip()}",
+                  file=sys.stderr)
+        return p.returncode == 0
+
+
+def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == "conf":
+        n = int(sys.argv[2])
+        write_conf(sys.argv[3], b64(os.urandom(32)), peer_keys(n),
+                   sys.argv[4] if len(sys.argv) > 4 else None)
+        return 0
+    print(__doc__.splitlines()[-1].strip(), file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
