@@ -141,13 +141,25 @@ def unavailable(g, impl):
     return g.NOISE_STATE.get("unavailable")
 
 
+def startup(g, why):
+    """Each tool's start and exit alone: the median of 5 --version runs."""
+    out = {}
+    for impl, tool in (("wg", "wg"), ("noise-wg", "noisectl")):
+        if why[impl]:
+            continue
+        ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
+        ts = sorted(timed(g, [ctl, "--version"], 60)[0] for _ in range(5))
+        out[tool] = ts[2]
+    return out
+
+
 def run_rows(g, a):
     """Row "scale": one "scale" record per (N, implementation)."""
     ns = [int(x) for x in a.scale_n.replace(",", " ").split()]
     os.makedirs(a.scratch, exist_ok=True)
-    g.emit(kind="scale_meta", n=ns, impls=list(IMPLS), protocol_xx=XX,
-           meminfo=list(MEMINFO))
     why = {impl: unavailable(g, impl) for impl in IMPLS}
+    g.emit(kind="scale_meta", n=ns, impls=list(IMPLS), protocol_xx=XX,
+           meminfo=list(MEMINFO), startup_s=startup(g, why))
     priv = b64(os.urandom(32))
     for n in ns:
         t = time.monotonic()
@@ -284,7 +296,8 @@ def md_growth(s):
     out = ["| device | from N | to N | " + " | ".join(
         f"{t} per peer" for _, t in keys) + " |",
         "|---|---:|---:|" + "---:|" * len(keys)]
-    for impl, g in s["growth"].items():
+    for impl, g in sorted(s["growth"].items(),
+                          key=lambda x: list(IMPLS).index(x[0])):
         out.append(f"| {LABELS.get(impl, impl)} | {g['from']:,} | "
                    f"{g['to']:,} | " + " | ".join(
                        fmt(g[k], 2) for k, _ in keys) + " |")
@@ -307,6 +320,11 @@ def markdown(meta, host, recs):
         out.append(f"- host: {host.get('cpus', '?')} CPUs shared, load "
                    f"average {host.get('load_before', '?')} before, "
                    f"{host.get('load_after', '?')} after")
+    st = sm.get("startup_s", {})
+    if st:
+        out.append("- a tool's start and exit alone (`--version`, median "
+                   "of 5), in every time below: " + ", ".join(
+                       f"{t} {x * 1000:,.1f} ms" for t, x in st.items()))
     out.append("- set: one peer's allowed IPs replaced; syncconf: the "
                "whole file again, one peer's allowed IPs changed; kernel "
                "memory: /proc/meminfo Slab + Percpu + VmallocUsed after "
