@@ -16,7 +16,10 @@ its exit:
   IPs changed (wg syncconf / noisectl syncconf): one peer differs;
 - dump: the whole device (wg show DEV dump / noisectl show DEV dump), its
   lines counted (N + 1 expected);
-- del: ip link del of the device;
+- del: ip link del of the device; freed: from the del until the kernel
+  memory is back within 256 KiB of before the device, or stopped falling
+  for 3 s (at most 60 s), so that one device's teardown does not run into
+  the next one's figures;
 
 and the kernel memory the device took: /proc/meminfo Slab, Percpu and
 VmallocUsed after setconf minus before the device was made. One
@@ -28,6 +31,7 @@ prints them. Timing never fails anything.
 
 import base64
 import os
+import resource
 import sys
 import time
 
@@ -80,10 +84,38 @@ def meminfo():
     return out
 
 
-def timed(g, cmd, timeout):
-    t = time.monotonic()
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(g, cmd, timeout, rec=None, name=None):
+    """Run @cmd; its wall time, and into @rec its CPU time (user + system,
+    the kernel's work in its system calls included) as name_s, name_cpu_s."""
+    c, t = children_cpu(), time.monotonic()
     p = g.run(cmd, timeout=timeout)
-    return time.monotonic() - t, p
+    wall = time.monotonic() - t
+    if rec is not None:
+        rec[name + "_s"], rec[name + "_cpu_s"] = wall, children_cpu() - c
+    return wall, p
+
+
+def freed(m0, t, limit=60, still=3):
+    """Wait until the kernel has given back what the device took (within
+    256 KiB of before it; or no less for @still s; at most @limit s): a
+    device's teardown goes on after ip link del returns (RCU callbacks,
+    workqueues) and would otherwise run during the next device's
+    figures. The time from the del to the last drop, and what was left."""
+    total0 = sum(m0.values())
+    low, low_t = None, time.monotonic()
+    while True:
+        now = time.monotonic()
+        left = sum(meminfo().values()) - total0
+        if low is None or left < low:
+            low, low_t = left, now
+        if left <= 256 or now - low_t > still or now - t > limit:
+            return low_t - t, low
+        time.sleep(0.2)
 
 
 def settle():
@@ -106,23 +138,23 @@ def one_device(g, impl, n, keys, priv, scratch, timeout):
     m0 = meminfo()
     g.run(["ip", "link", "add", DEV, "type", kind])
     try:
-        rec["setconf_s"], _ = timed(g, [ctl, "setconf", DEV, conf], timeout)
+        timed(g, [ctl, "setconf", DEV, conf], timeout, rec, "setconf")
         settle()
         m1 = meminfo()
         rec["mem_kib"] = {k: m1.get(k, 0) - m0.get(k, 0) for k in MEMINFO}
         rec["mem_kib_total"] = sum(rec["mem_kib"].values())
-        rec["set_s"], _ = timed(g, [ctl, "set", DEV, "peer", keys[0],
-                                    "allowed-ips", peer_ips(0, 1)
-                                    .replace(" ", "")], timeout)
-        rec["syncconf_s"], _ = timed(g, [ctl, "syncconf", DEV, sync],
-                                     timeout)
-        rec["dump_s"], p = timed(g, [ctl, "show", DEV, "dump"], timeout)
+        timed(g, [ctl, "set", DEV, "peer", keys[0], "allowed-ips",
+                  peer_ips(0, 1).replace(" ", "")], timeout, rec, "set")
+        timed(g, [ctl, "syncconf", DEV, sync], timeout, rec, "syncconf")
+        _, p = timed(g, [ctl, "show", DEV, "dump"], timeout, rec, "dump")
         rec["dump_lines"] = p.stdout.count("\n")
         rec["dump_bytes"] = len(p.stdout)
     finally:
-        t = time.monotonic()
+        c, t = children_cpu(), time.monotonic()
         g.run(["ip", "link", "del", DEV], check=False, timeout=timeout)
         rec["del_s"] = time.monotonic() - t
+        rec["del_cpu_s"] = children_cpu() - c
+        rec["freed_s"], rec["mem_left_kib"] = freed(m0, t)
     for f in (conf, sync):
         os.unlink(f)
     return rec
@@ -189,7 +221,8 @@ LABELS = {"wg": "WireGuard (kernel)", "noise-wg": "noise, WireGuard profile",
 # figure, label, per peer
 TIMES = [("setconf_s", "setconf"), ("set_s", "set one peer"),
          ("syncconf_s", "syncconf, one peer differs"),
-         ("dump_s", "dump"), ("del_s", "ip link del")]
+         ("dump_s", "dump"), ("del_s", "ip link del"),
+         ("freed_s", "del until memory freed")]
 PER_PEER = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
             ("dump_s", "dump"), ("del_s", "del")]
 
@@ -206,30 +239,53 @@ def ok_records(recs):
     return {(r["row"], r["n"]): r for r in recs if r.get("status") == "ok"}
 
 
-def summary(recs):
+TOOL = {"wg": "wg", "noise-wg": "noisectl", "noise-xx": "noisectl"}
+NET = ("setconf_s", "syncconf_s", "dump_s")
+
+
+def peer_figures(r, one, start):
+    """Per peer figures of record @r: times (µs), the same less the
+    tool's start (_net), memory (bytes) and memory beyond N = 1."""
+    n = r["n"]
+    pp = {k: per_peer(r, k) for k, _ in PER_PEER}
+    pp["mem"] = per_peer(r, "mem")
+    for k in NET:
+        pp[k + "_net"] = (r[k] - start) * 1e6 / n if start is not None \
+            else None
+    # The device itself out: what N peers took beyond one peer.
+    pp["mem_over_1"] = (r["mem_kib_total"] - one["mem_kib_total"]) * \
+        1024 / (n - 1) if one and n > 1 else None
+    return pp
+
+
+def growth(pp, base):
+    big = max(pp)
+    if base not in pp or big <= base:
+        return None
+    return {"from": base, "to": big, **{
+        k: pp[big][k] / pp[base][k] if pp[base][k] and
+        pp[big][k] is not None else None for k in pp[base]}}
+
+
+def summary(recs, startup=None):
     """Per peer figures, ratios noise/WireGuard and growth, for the JSON."""
     ok = ok_records(recs)
-    keys = [k for k, _ in PER_PEER] + ["mem", "mem_over_1"]
+    startup = startup or {}
     out = {"per_peer": {}, "noise/wg": {}, "growth": {}}
     for (impl, n), r in sorted(ok.items()):
-        pp = out["per_peer"].setdefault(impl, {})[n] = {
-            k: per_peer(r, k) for k in keys[:-1]}
-        # The device itself out: what N peers took beyond one peer.
-        one = ok.get((impl, 1))
-        pp["mem_over_1"] = (r["mem_kib_total"] - one["mem_kib_total"]) * \
-            1024 / (n - 1) if one and n > 1 else None
+        out["per_peer"].setdefault(impl, {})[n] = peer_figures(
+            r, ok.get((impl, 1)), startup.get(TOOL.get(impl)))
         w = ok.get(("wg", n))
         if impl != "wg" and w:
             out["noise/wg"].setdefault(impl, {})[n] = {
-                k: r[k] / w[k] if w[k] else None
+                k: r[k] / w[k] if w.get(k) and k in r else None
                 for k in ("setconf_s", "set_s", "syncconf_s", "dump_s",
-                          "del_s", "mem_kib_total")}
+                          "del_s", "mem_kib_total", "setconf_cpu_s",
+                          "syncconf_cpu_s", "dump_cpu_s")}
     for impl, pp in out["per_peer"].items():
-        big = max(pp)
-        if 1000 in pp and big > 1000:
-            out["growth"][impl] = {"from": 1000, "to": big, **{
-                k: pp[big][k] / pp[1000][k] if pp[1000][k] and
-                pp[big][k] is not None else None for k in keys}}
+        g = [x for x in (growth(pp, 1000), growth(pp, 10000)) if x]
+        if g:
+            out["growth"][impl] = g
     return out
 
 
@@ -254,7 +310,7 @@ def md_figures(recs):
             out.append("| " + " | ".join(cells) + f" | {what}: "
                        f"{r.get('reason', '?')} |" + " |" * (len(TIMES) + 1))
             continue
-        cells += [fmt(r[k]) for k, _ in TIMES]
+        cells += [fmt(r.get(k)) for k, _ in TIMES]
         m = r["mem_kib"]
         cells.append(f"{r['mem_kib_total']:,} ({m['Slab']:,} + "
                      f"{m['Percpu']:,} + {m['VmallocUsed']:,})")
@@ -278,10 +334,30 @@ def md_per_peer(recs, s):
     return out
 
 
+def md_cpu(recs):
+    """The tools' own CPU time per peer: without their waits (not without
+    the host's other work: UML charges that to the running process)."""
+    keys = [k for k, _ in PER_PEER]
+    out = ["| N | device | " + " | ".join(f"{t} CPU µs/peer" for _, t in
+                                         PER_PEER) + " |",
+           "|---:|---|" + "---:|" * len(PER_PEER)]
+    for (impl, n), r in sorted(ok_records(recs).items(),
+                               key=lambda x: (x[0][1], list(IMPLS).index(
+                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+        if "dump_cpu_s" not in r:
+            return []
+        out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
+            fmt(r[k.replace("_s", "_cpu_s")] * 1e6 / n) for k in keys) +
+            " |")
+    return out
+
+
 def md_ratios(s):
     cols = [("setconf_s", "setconf"), ("set_s", "set"),
             ("syncconf_s", "syncconf"), ("dump_s", "dump"), ("del_s", "del"),
-            ("mem_kib_total", "kernel memory")]
+            ("mem_kib_total", "kernel memory"),
+            ("setconf_cpu_s", "setconf CPU"),
+            ("syncconf_cpu_s", "syncconf CPU"), ("dump_cpu_s", "dump CPU")]
     out = ["| device | N | " + " | ".join(t for _, t in cols) + " |",
            "|---|---:|" + "---:|" * len(cols)]
     for impl, by_n in s["noise/wg"].items():
@@ -292,15 +368,18 @@ def md_ratios(s):
 
 
 def md_growth(s):
-    keys = PER_PEER + [("mem_over_1", "memory beyond N = 1")]
+    keys = [(k + "_net", t + " less start") for k, t in PER_PEER
+            if k in NET] + [(k, t) for k, t in PER_PEER] + \
+        [("mem_over_1", "memory beyond N = 1")]
     out = ["| device | from N | to N | " + " | ".join(
         f"{t} per peer" for _, t in keys) + " |",
         "|---|---:|---:|" + "---:|" * len(keys)]
-    for impl, g in sorted(s["growth"].items(),
-                          key=lambda x: list(IMPLS).index(x[0])):
-        out.append(f"| {LABELS.get(impl, impl)} | {g['from']:,} | "
-                   f"{g['to']:,} | " + " | ".join(
-                       fmt(g[k], 2) for k, _ in keys) + " |")
+    for impl, gs in sorted(s["growth"].items(),
+                           key=lambda x: list(IMPLS).index(x[0])):
+        for g in gs:
+            out.append(f"| {LABELS.get(impl, impl)} | {g['from']:,} | "
+                       f"{g['to']:,} | " + " | ".join(
+                           fmt(g.get(k), 2) for k, _ in keys) + " |")
     return out
 
 
@@ -331,14 +410,21 @@ def markdown(meta, host, recs):
                "setconf (and 1 s to settle) minus before the device was "
                "made, so it holds the device's own; \"beyond N = 1\": "
                "(memory at N - at N = 1) / (N - 1), the peers' own\n")
-    s = summary(recs)
+    s = summary(recs, st)
     out += md_figures(recs) + [""] + md_per_peer(recs, s) + [""]
+    cpu = md_cpu(recs)
+    if cpu:
+        out += ["CPU time of the tool's process (user + system, with the "
+                "kernel's work in its system calls; getrusage of the "
+                "children), per peer:\n"] + cpu + [""]
     if s["noise/wg"]:
         out += ["noise / WireGuard (below 1.0: ours takes less time or "
                 "memory):\n"] + md_ratios(s) + [""]
     if s["growth"]:
         out += ["Growth: per peer cost at the largest N / at N = 1,000 "
-                "(goal for setconf and dump: at most 1.2):\n"] + \
+                "and at N = 10,000 (goal for setconf and dump: at most "
+                "1.2). \"less start\": the tool's start (above) taken "
+                "off first, which at N = 1,000 is half the time:\n"] + \
             md_growth(s) + [""]
     return out, s
 
