@@ -8,17 +8,28 @@
 #   TBENCH_ROWS=veth,wg,...      only these rows (bench/tunnels/guest --help)
 #   TBENCH_ARGS="..."            guest options: --tcp-seconds N,
 #                                --udp-seconds N, --udp-rate 20M, --pings N
+#
+# make bench-scale: one device of N peers, our tunnel (WireGuard profile
+# and an XX suite) beside the kernel's WireGuard, in one boot: setconf,
+# set, syncconf, dump and kernel memory per peer (Documentation/
+# bench-tunnels.rst, "Scale"). Writes $(BENCH_OUT)/scale.{log,md,json,png};
+# make bench runs it as the "scale" stage of bench/run, after "tunnels".
+#   SCALE_N="1 1000 10000 100000"  the peer counts (the default)
 BENCH_OUT ?= build/bench
 TBENCH_ROWS ?=
 TBENCH_ARGS ?=
-export TBENCH_ROWS TBENCH_ARGS
+SCALE_N ?=
+export TBENCH_ROWS TBENCH_ARGS SCALE_N
 
-# make bench: add the tunnels stage to bench/run's default stages, unless
+# make bench: add the tunnels and scale stages to bench/run's default stages, unless
 # BENCH_STAGES was given on the command line or in the environment.
 tbench_comma := ,
 ifeq ($(origin BENCH_STAGES),file)
 ifeq ($(filter tunnels,$(subst $(tbench_comma), ,$(BENCH_STAGES))),)
 BENCH_STAGES := $(BENCH_STAGES),tunnels
+endif
+ifeq ($(filter scale,$(subst $(tbench_comma), ,$(BENCH_STAGES))),)
+BENCH_STAGES := $(BENCH_STAGES),scale
 endif
 endif
 
@@ -26,4 +37,9 @@ bench-tunnels:
 	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
 		$(if $(TBENCH_ROWS),-r $(TBENCH_ROWS)) -- $(TBENCH_ARGS)
 
-.PHONY: bench-tunnels
+bench-scale:
+	NOISE_TBENCH_TIMEOUT=$${NOISE_SCALE_TIMEOUT:-5400} \
+	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
+		-r scale -n scale -- $(if $(SCALE_N),--scale-n "$(SCALE_N)")
+
+.PHONY: bench-tunnels bench-scale

@@ -45,6 +45,7 @@ void device_free(struct noise_device *dev)
 	if (dev->peers)
 		explicit_bzero(dev->peers, dev->cap_peers * sizeof(*dev->peers));
 	free(dev->peers);
+	free(dev->index);
 	explicit_bzero(dev, sizeof(*dev));
 	free(dev);
 }
@@ -56,14 +57,76 @@ struct noise_peer *device_add_peer(struct noise_device *dev)
 	return &dev->peers[dev->n_peers++];
 }
 
+static bool peer_is(const struct noise_peer *p, const u8 *key, size_t len)
+{
+	return p->key_len == len && !memcmp(p->public_key, key, len);
+}
+
+/* FNV-1a over the key, its high bits folded into the low ones. */
+static size_t key_hash(const u8 *key, size_t len)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ key[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* The index slot of the first indexed peer with key, or the empty one. */
+static size_t *index_slot(const struct noise_device *dev, const u8 *key,
+			  size_t len)
+{
+	size_t mask = dev->index_cap - 1, i = key_hash(key, len) & mask;
+
+	while (dev->index[i] && !peer_is(&dev->peers[dev->index[i] - 1], key, len))
+		i = (i + 1) & mask;
+	return &dev->index[i];
+}
+
+/*
+ * Index the peers added since the last lookup, at most half the slots
+ * used. A peer without a key yet (one being built) and those after it
+ * stay out, for device_find_peer() to scan.
+ */
+static void index_update(struct noise_device *dev)
+{
+	size_t cap = dev->index_cap ? dev->index_cap : 64;
+
+	while (dev->n_peers * 2 > cap)
+		cap *= 2;
+	if (cap != dev->index_cap) {
+		free(dev->index);
+		dev->index = calloc(cap, sizeof(*dev->index));
+		if (!dev->index)
+			die_oom();
+		dev->index_cap = cap;
+		dev->n_indexed = 0;
+	}
+	for (; dev->n_indexed < dev->n_peers; dev->n_indexed++) {
+		const struct noise_peer *p = &dev->peers[dev->n_indexed];
+		size_t *slot;
+
+		if (!p->key_len)
+			break;
+		slot = index_slot(dev, p->public_key, p->key_len);
+		if (!*slot)	/* the first peer with a key keeps its slot */
+			*slot = dev->n_indexed + 1;
+	}
+}
+
+/* The first peer with that public key, or NULL: O(1) per lookup. */
 struct noise_peer *device_find_peer(struct noise_device *dev, const u8 *key,
 				    size_t len)
 {
-	size_t i;
+	size_t i, *slot;
 
-	for (i = 0; i < dev->n_peers; i++)
-		if (dev->peers[i].key_len == len &&
-		    !memcmp(dev->peers[i].public_key, key, len))
+	index_update(dev);
+	slot = index_slot(dev, key, len);
+	if (*slot)
+		return &dev->peers[*slot - 1];
+	for (i = dev->n_indexed; i < dev->n_peers; i++)
+		if (peer_is(&dev->peers[i], key, len))
 			return &dev->peers[i];
 	return NULL;
 }

@@ -94,6 +94,14 @@ struct noise_device {
 
 	size_t n_peers, cap_peers;
 	struct noise_peer *peers;
+
+	/*
+	 * device_find_peer()'s hash index of peers[0..n_indexed) by public
+	 * key: open addressing, each slot a peer's number + 1 (0: empty),
+	 * index_cap a power of two; updated on lookup, as peers are only
+	 * ever appended.
+	 */
+	size_t *index, index_cap, n_indexed;
 };
 
 struct noise_device *device_new(void);

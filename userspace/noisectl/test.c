@@ -877,6 +877,42 @@ static void test_warnings(void)
 	}
 }
 
+/*
+ * device_find_peer(): the first peer with a key among many, none for an
+ * unknown key, and a peer appended after a lookup (its key set later) found.
+ */
+static void test_find_peer(void)
+{
+	struct noise_device *dev = device_new();
+	struct noise_peer *p;
+	size_t i, n = 20000, bad = 0;
+	u8 key[32] = { 0 };
+
+	for (i = 0; i < n; i++) {
+		p = device_add_peer(dev);
+		memcpy(p->public_key, &i, sizeof(i));
+		p->key_len = 32;
+	}
+	p = device_add_peer(dev);	/* a duplicate of peer 7 */
+	memcpy(p->public_key, dev->peers[7].public_key, 32);
+	p->key_len = 32;
+	for (i = 0; i < n; i++) {
+		memcpy(key, &i, sizeof(i));
+		bad += device_find_peer(dev, key, 32) != &dev->peers[i];
+	}
+	check(!bad, "find-peer/each", "%zu of %zu peers not found", bad, n);
+	memcpy(key, &n, sizeof(n));
+	check(!device_find_peer(dev, key, 32) && !device_find_peer(dev, key, 16),
+	      "find-peer/unknown", "found a peer for an unknown key");
+	p = device_add_peer(dev);	/* no key yet: not indexed */
+	check(!device_find_peer(dev, key, 32), "find-peer/keyless", "found");
+	p->key_len = 32;
+	memcpy(p->public_key, key, 32);
+	check(device_find_peer(dev, key, 32) == &dev->peers[n + 1],
+	      "find-peer/late-key", "a peer keyed after a lookup not found");
+	device_free(dev);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc == 2 && !strcmp(argv[1], "ct"))
@@ -898,5 +934,6 @@ int main(int argc, char *argv[])
 	test_split(1000, 10000, 4096);
 	test_split(50, 2000, 512);
 	test_diff();
+	test_find_peer();
 	return failed;
 }

@@ -1,0 +1,489 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Row "scale" of bench/tunnels/guest: one device with N peers.
+
+For each N of --scale-n (default 1,1000,10000,100000) and each of the
+kernel's WireGuard (wg), our device with its WireGuard profile and our
+device with Noise_XX_25519_ChaChaPoly_BLAKE2s, one after another in the
+guest's own network namespace: a fresh device (scale0), one config file of
+N peers (random public keys, each peer with its own /32 and /128, no
+endpoint, so nothing is sent), then, each timed from the tool's start to
+its exit:
+
+- setconf: the whole file (wg setconf / noisectl setconf);
+- set: one peer's allowed IPs changed (wg set / noisectl set);
+- syncconf: the file again with that change and one more peer's allowed
+  IPs changed (wg syncconf / noisectl syncconf): one peer differs;
+- dump: the whole device (wg show DEV dump / noisectl show DEV dump), its
+  lines counted (N + 1 expected);
+- del: ip link del of the device; freed: from the del until the kernel
+  memory is back within 256 KiB of before the device, or stopped falling
+  for 3 s (at most 60 s), so that one device's teardown does not run into
+  the next one's figures;
+
+and the kernel memory the device took: /proc/meminfo Slab, Percpu and
+VmallocUsed after setconf minus before the device was made. One
+"tbench: {"kind": "scale", ...}" line per device; bench/tunnels/report
+prints them. Timing never fails anything.
+
+    scale.py conf N PATH [PROTOCOL]    write a config file (for a check)
+"""
+
+import base64
+import os
+import resource
+import sys
+import time
+
+DEV = "scale0"
+XX = "Noise_XX_25519_ChaChaPoly_BLAKE2s"
+# impl -> (tool, the config file's Protocol line or None)
+IMPLS = {"wg": ("wg", None), "noise-wg": ("noisectl", "WireGuard"),
+         "noise-xx": ("noisectl", XX)}
+MEMINFO = ("Slab", "Percpu", "VmallocUsed")
+
+
+def b64(x):
+    return base64.b64encode(x).decode()
+
+
+def peer_ips(i, variant=0):
+    """Peer i's /32 (in 10.128.0.0/9) and /128; variants 1, 2: others."""
+    v4 = (10 << 24) | (1 << 23) | (variant << 21) | i
+    v4 = ".".join(str((v4 >> s) & 255) for s in (24, 16, 8, 0))
+    return f"{v4}/32, fd00:5ca1:e:{variant}::{i >> 16:x}:{i & 0xffff:x}/128"
+
+
+def peer_keys(n):
+    return [b64(os.urandom(32)) for _ in range(n)]
+
+
+def write_conf(path, priv, keys, protocol, variants=None):
+    """The config file: N peers; @variants: {peer: its other IPs}."""
+    variants = variants or {}
+    out = ["[Interface]"]
+    if protocol:
+        out.append(f"Protocol = {protocol}")
+    out.append(f"PrivateKey = {priv}\n")
+    for i, k in enumerate(keys):
+        out.append(f"[Peer]\nPublicKey = {k}\n"
+                   f"AllowedIPs = {peer_ips(i, variants.get(i, 0))}\n")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+    os.chmod(path, 0o600)
+
+
+def meminfo():
+    """The kernel's memory figures of MEMINFO, in KiB."""
+    out = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            k, v = line.split(":", 1)
+            if k in MEMINFO:
+                out[k] = int(v.split()[0])
+    return out
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(g, cmd, timeout, rec=None, name=None):
+    """Run @cmd; its wall time, and into @rec its CPU time (user + system,
+    the kernel's work in its system calls included) as name_s, name_cpu_s."""
+    c, t = children_cpu(), time.monotonic()
+    p = g.run(cmd, timeout=timeout)
+    wall = time.monotonic() - t
+    if rec is not None:
+        rec[name + "_s"], rec[name + "_cpu_s"] = wall, children_cpu() - c
+    return wall, p
+
+
+def freed(m0, t, limit=60, still=3):
+    """Wait until the kernel has given back what the device took (within
+    256 KiB of before it; or no less for @still s; at most @limit s): a
+    device's teardown goes on after ip link del returns (RCU callbacks,
+    workqueues) and would otherwise run during the next device's
+    figures. The time from the del to the last drop, and what was left."""
+    total0 = sum(m0.values())
+    low, low_t = None, time.monotonic()
+    while True:
+        now = time.monotonic()
+        left = sum(meminfo().values()) - total0
+        if low is None or left < low:
+            low, low_t = left, now
+        if left <= 256 or now - low_t > still or now - t > limit:
+            return low_t - t, low
+        time.sleep(0.2)
+
+
+def settle():
+    """Let RCU and the workqueues free what the last device held."""
+    time.sleep(1)
+
+
+def one_device(g, impl, n, keys, priv, scratch, timeout):
+    """Make, configure, change, dump and delete one device of @n peers."""
+    tool, protocol = IMPLS[impl]
+    ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
+    kind = "wireguard" if tool == "wg" else "noise"
+    conf = os.path.join(scratch, f"scale-{impl}-{n}.conf")
+    sync = conf + ".sync"
+    write_conf(conf, priv, keys, protocol)
+    # set changes peer 0 (variant 1), syncconf then peer N-1 (variant 2).
+    write_conf(sync, priv, keys, protocol, {0: 1, n - 1: 2})
+    rec = {}
+    settle()
+    m0 = meminfo()
+    g.run(["ip", "link", "add", DEV, "type", kind])
+    try:
+        timed(g, [ctl, "setconf", DEV, conf], timeout, rec, "setconf")
+        settle()
+        m1 = meminfo()
+        rec["mem_kib"] = {k: m1.get(k, 0) - m0.get(k, 0) for k in MEMINFO}
+        rec["mem_kib_total"] = sum(rec["mem_kib"].values())
+        timed(g, [ctl, "set", DEV, "peer", keys[0], "allowed-ips",
+                  peer_ips(0, 1).replace(" ", "")], timeout, rec, "set")
+        timed(g, [ctl, "syncconf", DEV, sync], timeout, rec, "syncconf")
+        _, p = timed(g, [ctl, "show", DEV, "dump"], timeout, rec, "dump")
+        rec["dump_lines"] = p.stdout.count("\n")
+        rec["dump_bytes"] = len(p.stdout)
+    finally:
+        c, t = children_cpu(), time.monotonic()
+        g.run(["ip", "link", "del", DEV], check=False, timeout=timeout)
+        rec["del_s"] = time.monotonic() - t
+        rec["del_cpu_s"] = children_cpu() - c
+        rec["freed_s"], rec["mem_left_kib"] = freed(m0, t)
+    for f in (conf, sync):
+        os.unlink(f)
+    return rec
+
+
+def unavailable(g, impl):
+    if impl == "wg":
+        if not g.shutil.which("wg"):
+            return "wg not installed (wireguard-tools)"
+        p = g.run(["ip", "link", "add", DEV, "type", "wireguard"],
+                  check=False)
+        if p.returncode:
+            return f"no WireGuard in this kernel ({p.stderr.strip()})"
+        g.run(["ip", "link", "del", DEV], check=False)
+        return None
+    return g.NOISE_STATE.get("unavailable")
+
+
+def startup(g, why):
+    """Each tool's start and exit alone: the median of 5 --version runs."""
+    out = {}
+    for impl, tool in (("wg", "wg"), ("noise-wg", "noisectl")):
+        if why[impl]:
+            continue
+        ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
+        ts = sorted(timed(g, [ctl, "--version"], 60)[0] for _ in range(5))
+        out[tool] = ts[2]
+    return out
+
+
+def run_rows(g, a):
+    """Row "scale": one "scale" record per (N, implementation)."""
+    ns = [int(x) for x in a.scale_n.replace(",", " ").split()]
+    os.makedirs(a.scratch, exist_ok=True)
+    why = {impl: unavailable(g, impl) for impl in IMPLS}
+    g.emit(kind="scale_meta", n=ns, impls=list(IMPLS), protocol_xx=XX,
+           meminfo=list(MEMINFO), startup_s=startup(g, why))
+    priv = b64(os.urandom(32))
+    for n in ns:
+        t = time.monotonic()
+        keys = peer_keys(n)
+        g.log(f"scale: N={n} ({time.monotonic() - t:.1f} s for the keys)")
+        for impl in IMPLS:
+            base = dict(kind="scale", row=impl, n=n)
+            if why[impl]:
+                g.emit(**base, status="unavailable", reason=why[impl])
+                continue
+            t = time.monotonic()
+            try:
+                rec = one_device(g, impl, n, keys, priv, a.scratch,
+                                 a.scale_timeout)
+                g.emit(**base, status="ok", wall_s=time.monotonic() - t,
+                       **rec)
+            except g.Failed as e:
+                g.emit(**base, status="failed", reason=str(e))
+            g.log(f"scale: N={n} {impl}: {time.monotonic() - t:.1f} s")
+
+
+# ------------------------------------------------------------ the report
+# (bench/tunnels/report imports this file for the "scale" records)
+
+LABELS = {"wg": "WireGuard (kernel)", "noise-wg": "noise, WireGuard profile",
+          "noise-xx": "noise, " + XX}
+# figure, label, per peer
+TIMES = [("setconf_s", "setconf"), ("set_s", "set one peer"),
+         ("syncconf_s", "syncconf, one peer differs"),
+         ("dump_s", "dump"), ("del_s", "ip link del"),
+         ("freed_s", "del until memory freed")]
+PER_PEER = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
+            ("dump_s", "dump"), ("del_s", "del")]
+
+
+def per_peer(r, key):
+    """µs per peer (times) or bytes per peer (memory) of record @r."""
+    if key == "mem":
+        return r["mem_kib_total"] * 1024 / r["n"]
+    return r[key] * 1e6 / r["n"]
+
+
+def ok_records(recs):
+    """{(impl, n): record} of the devices that ran."""
+    return {(r["row"], r["n"]): r for r in recs if r.get("status") == "ok"}
+
+
+TOOL = {"wg": "wg", "noise-wg": "noisectl", "noise-xx": "noisectl"}
+NET = ("setconf_s", "syncconf_s", "dump_s")
+
+
+def peer_figures(r, one, start):
+    """Per peer figures of record @r: times (µs), the same less the
+    tool's start (_net), memory (bytes) and memory beyond N = 1."""
+    n = r["n"]
+    pp = {k: per_peer(r, k) for k, _ in PER_PEER}
+    pp["mem"] = per_peer(r, "mem")
+    for k in NET:
+        pp[k + "_net"] = (r[k] - start) * 1e6 / n if start is not None \
+            else None
+    # The device itself out: what N peers took beyond one peer.
+    pp["mem_over_1"] = (r["mem_kib_total"] - one["mem_kib_total"]) * \
+        1024 / (n - 1) if one and n > 1 else None
+    return pp
+
+
+def growth(pp, base):
+    big = max(pp)
+    if base not in pp or big <= base:
+        return None
+    return {"from": base, "to": big, **{
+        k: pp[big][k] / pp[base][k] if pp[base][k] and
+        pp[big][k] is not None else None for k in pp[base]}}
+
+
+def summary(recs, startup=None):
+    """Per peer figures, ratios noise/WireGuard and growth, for the JSON."""
+    ok = ok_records(recs)
+    startup = startup or {}
+    out = {"per_peer": {}, "noise/wg": {}, "growth": {}}
+    for (impl, n), r in sorted(ok.items()):
+        out["per_peer"].setdefault(impl, {})[n] = peer_figures(
+            r, ok.get((impl, 1)), startup.get(TOOL.get(impl)))
+        w = ok.get(("wg", n))
+        if impl != "wg" and w:
+            out["noise/wg"].setdefault(impl, {})[n] = {
+                k: r[k] / w[k] if w.get(k) and k in r else None
+                for k in ("setconf_s", "set_s", "syncconf_s", "dump_s",
+                          "del_s", "mem_kib_total", "setconf_cpu_s",
+                          "syncconf_cpu_s", "dump_cpu_s")}
+    for impl, pp in out["per_peer"].items():
+        g = [x for x in (growth(pp, 1000), growth(pp, 10000)) if x]
+        if g:
+            out["growth"][impl] = g
+    return out
+
+
+def fmt(x, digits=None):
+    if x is None:
+        return "-"
+    if digits is None:
+        digits = 0 if abs(x) >= 100 else 1 if abs(x) >= 10 else \
+            2 if abs(x) >= 1 else 3
+    return f"{x:,.{digits}f}"
+
+
+def md_figures(recs):
+    out = ["| N | device | " + " | ".join(f"{t} s" for _, t in TIMES) +
+           " | kernel KiB (Slab + Percpu + Vmalloc) | dump lines |",
+           "|---:|---|" + "---:|" * (len(TIMES) + 2)]
+    for r in recs:
+        cells = [f"{r['n']:,}", LABELS.get(r["row"], r["row"])]
+        if r.get("status") != "ok":
+            what = "not available" if r.get("status") == "unavailable" \
+                else "FAILED"
+            out.append("| " + " | ".join(cells) + f" | {what}: "
+                       f"{r.get('reason', '?')} |" + " |" * (len(TIMES) + 1))
+            continue
+        cells += [fmt(r.get(k)) for k, _ in TIMES]
+        m = r["mem_kib"]
+        cells.append(f"{r['mem_kib_total']:,} ({m['Slab']:,} + "
+                     f"{m['Percpu']:,} + {m['VmallocUsed']:,})")
+        cells.append(f"{r['dump_lines']:,}")
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def md_per_peer(recs, s):
+    out = ["| N | device | " + " | ".join(
+        f"{t} µs/peer" for _, t in PER_PEER) + " | kernel bytes/peer | "
+        "kernel bytes/peer beyond N = 1 |",
+        "|---:|---|" + "---:|" * (len(PER_PEER) + 2)]
+    for (impl, n), r in sorted(ok_records(recs).items(),
+                               key=lambda x: (x[0][1], list(IMPLS).index(
+                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+        pp = s["per_peer"][impl][n]
+        out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
+            fmt(pp[k]) for k, _ in PER_PEER + [("mem", ""),
+                                               ("mem_over_1", "")]) + " |")
+    return out
+
+
+def md_cpu(recs):
+    """The tools' own CPU time per peer: without their waits (not without
+    the host's other work: UML charges that to the running process)."""
+    keys = [k for k, _ in PER_PEER]
+    out = ["| N | device | " + " | ".join(f"{t} CPU µs/peer" for _, t in
+                                         PER_PEER) + " |",
+           "|---:|---|" + "---:|" * len(PER_PEER)]
+    for (impl, n), r in sorted(ok_records(recs).items(),
+                               key=lambda x: (x[0][1], list(IMPLS).index(
+                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+        if "dump_cpu_s" not in r:
+            return []
+        out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
+            fmt(r[k.replace("_s", "_cpu_s")] * 1e6 / n) for k in keys) +
+            " |")
+    return out
+
+
+def md_ratios(s):
+    cols = [("setconf_s", "setconf"), ("set_s", "set"),
+            ("syncconf_s", "syncconf"), ("dump_s", "dump"), ("del_s", "del"),
+            ("mem_kib_total", "kernel memory"),
+            ("setconf_cpu_s", "setconf CPU"),
+            ("syncconf_cpu_s", "syncconf CPU"), ("dump_cpu_s", "dump CPU")]
+    out = ["| device | N | " + " | ".join(t for _, t in cols) + " |",
+           "|---|---:|" + "---:|" * len(cols)]
+    for impl, by_n in s["noise/wg"].items():
+        for n, rat in sorted(by_n.items()):
+            out.append(f"| {LABELS.get(impl, impl)} | {n:,} | " + " | ".join(
+                fmt(rat[k], 2) for k, _ in cols) + " |")
+    return out
+
+
+def md_growth(s):
+    keys = [(k + "_net", t + " less start") for k, t in PER_PEER
+            if k in NET] + [(k, t) for k, t in PER_PEER] + \
+        [("mem_over_1", "memory beyond N = 1")]
+    out = ["| device | from N | to N | " + " | ".join(
+        f"{t} per peer" for _, t in keys) + " |",
+        "|---|---:|---:|" + "---:|" * len(keys)]
+    for impl, gs in sorted(s["growth"].items(),
+                           key=lambda x: list(IMPLS).index(x[0])):
+        for g in gs:
+            out.append(f"| {LABELS.get(impl, impl)} | {g['from']:,} | "
+                       f"{g['to']:,} | " + " | ".join(
+                           fmt(g.get(k), 2) for k, _ in keys) + " |")
+    return out
+
+
+def markdown(meta, host, recs):
+    """The "Scale" section of the report, a list of lines."""
+    sm = meta.get("scale_meta", {})
+    out = ["## Scale: one device of N peers, ours beside WireGuard\n",
+           f"- one boot of kernel {meta.get('kernel', '?')}, "
+           f"{meta.get('date', '?')}; N = "
+           + ", ".join(f"{n:,}" for n in sm.get("n", [])) +
+           "; each peer with a random public key, its own /32 and /128, "
+           "no endpoint; one device at a time (scale0, the guest's own "
+           "namespace); times from the tool's start to its exit (UML: "
+           "each process start costs milliseconds, so N = 1 is that cost)"
+           + (" -- SMOKE RUN, not figures" if meta.get("smoke") else "")]
+    if host:
+        out.append(f"- host: {host.get('cpus', '?')} CPUs shared, load "
+                   f"average {host.get('load_before', '?')} before, "
+                   f"{host.get('load_after', '?')} after")
+    st = sm.get("startup_s", {})
+    if st:
+        out.append("- a tool's start and exit alone (`--version`, median "
+                   "of 5), in every time below: " + ", ".join(
+                       f"{t} {x * 1000:,.1f} ms" for t, x in st.items()))
+    out.append("- set: one peer's allowed IPs replaced; syncconf: the "
+               "whole file again, one peer's allowed IPs changed; kernel "
+               "memory: /proc/meminfo Slab + Percpu + VmallocUsed after "
+               "setconf (and 1 s to settle) minus before the device was "
+               "made, so it holds the device's own; \"beyond N = 1\": "
+               "(memory at N - at N = 1) / (N - 1), the peers' own\n")
+    s = summary(recs, st)
+    out += md_figures(recs) + [""] + md_per_peer(recs, s) + [""]
+    cpu = md_cpu(recs)
+    if cpu:
+        out += ["CPU time of the tool's process (user + system, with the "
+                "kernel's work in its system calls; getrusage of the "
+                "children), per peer:\n"] + cpu + [""]
+    if s["noise/wg"]:
+        out += ["noise / WireGuard (below 1.0: ours takes less time or "
+                "memory):\n"] + md_ratios(s) + [""]
+    if s["growth"]:
+        out += ["Growth: per peer cost at the largest N / at N = 1,000 "
+                "and at N = 10,000 (goal for setconf and dump: at most "
+                "1.2). \"less start\": the tool's start (above) taken "
+                "off first, which at N = 1,000 is half the time:\n"] + \
+            md_growth(s) + [""]
+    return out, s
+
+
+def chart(recs, png):
+    """Per peer cost against N, log scales, every device: two panels."""
+    import subprocess
+    import tempfile
+    ok = ok_records(recs)
+    impls = [i for i in IMPLS if any(k[0] == i for k in ok)]
+    if not impls or len({n for _, n in ok}) < 2:
+        return False
+    with tempfile.TemporaryDirectory() as d:
+        for impl in impls:
+            with open(f"{d}/{impl}.dat", "w") as f:
+                for n in sorted(n for i, n in ok if i == impl):
+                    r = ok[(impl, n)]
+                    f.write(f"{n} {per_peer(r, 'setconf_s')} "
+                            f"{per_peer(r, 'dump_s')} "
+                            f"{per_peer(r, 'syncconf_s')} "
+                            f"{per_peer(r, 'mem')}\n")
+
+        def plot(cols):
+            return "plot " + ", ".join(
+                f"'{d}/{i}.dat' using 1:{c} with linespoints title "
+                f"'{LABELS[i]} {t}'" for c, t in cols for i in impls)
+        script = "\n".join([
+            "set terminal pngcairo noenhanced size 1000,900 font 'Sans,9'",
+            f"set output '{png}'",
+            "set multiplot layout 2,1 title 'One device of N peers, one "
+            "UML boot: cost per peer against N'",
+            "set logscale xy", "set grid", "set key outside right",
+            "set xlabel 'peers (N, log)'",
+            "set ylabel 'µs per peer (log)'",
+            plot([(2, "setconf"), (3, "dump"), (4, "syncconf")]),
+            "set ylabel 'kernel bytes per peer (log)'",
+            plot([(5, "memory")]),
+            "unset multiplot"])
+        try:
+            p = subprocess.run(["gnuplot"], input=script, text=True,
+                               capture_output=True)
+        except FileNotFoundError:
+            print("report: no gnuplot (gnuplot-nox)", file=sys.stderr)
+            return False
+        if p.returncode:
+            print(f"report: gnuplot failed: {p.stderr.strip()}",
+                  file=sys.stderr)
+        return p.returncode == 0
+
+
+def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == "conf":
+        n = int(sys.argv[2])
+        write_conf(sys.argv[3], b64(os.urandom(32)), peer_keys(n),
+                   sys.argv[4] if len(sys.argv) > 4 else None)
+        return 0
+    print(__doc__.splitlines()[-1].strip(), file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
