@@ -577,7 +577,7 @@ static int noise_nd_init(struct noise_device *nd)
 	INIT_WORK(&nd->hs_work, noise_receive_handshakes);
 	nd->encap_rcv = noise_receive;
 	nd->peer_event = noise_netlink_peer_event;
-	nd->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_stats);
+	nd->stats = noise_stats_alloc();
 	if (!nd->stats)
 		return -ENOMEM;
 	RCU_INIT_POINTER(nd->ident, noise_ident_new(NOISE_DEFAULT_PROTOCOL, NULL, &err));

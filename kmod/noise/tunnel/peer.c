@@ -114,7 +114,7 @@ struct noise_peer *noise_peer_new(struct noise_device *nd, const u8 *public_key,
 	peer = kzalloc(sizeof(*peer), gfp);
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
-	peer->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_stats);
+	peer->stats = netdev_alloc_pcpu_stats(struct noise_pcpu_wire);
 	if (!peer->stats)
 		goto err_peer;
 	if (dst_cache_init(&peer->endpoint_cache, gfp))

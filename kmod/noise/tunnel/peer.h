@@ -196,7 +196,8 @@ struct noise_hs {
  *	retries stop REKEY_ATTEMPT_TIME after it (Documentation/timers.rst).
  * @timer_*: timers.c.
  * @allowedips: the entries of this peer in dev->aips (allowedips.h).
- * @stats: per-CPU counters; @handshakes; @cookie_events (enum
+ * @stats: per-CPU wire counters; @drops by reason (rare: atomics);
+ *	@handshakes; @cookie_events (enum
  *	noise_cookie_event); @last_handshake (ns realtime).
  * @internal_id: a number for log messages.
  */
@@ -245,7 +246,8 @@ struct noise_peer {
 	u64 hs_wanted;				/* jiffies64: last noise_peer_want_handshake() */
 	atomic64_t last_rx, last_tx;		/* jiffies of data */
 	struct list_head allowedips;
-	struct noise_pcpu_stats __percpu *stats;
+	struct noise_pcpu_wire __percpu *stats;
+	atomic64_t drops[NOISE_DROP_COUNT];
 	atomic64_t handshakes;
 	atomic64_t last_attempt;	/* ns, CLOCK_REALTIME: our latest message 1 */
 	atomic64_t cookie_events[NOISE_CE_COUNT];

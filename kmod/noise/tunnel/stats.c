@@ -19,16 +19,16 @@ static void noise_pcpu_drop(struct noise_pcpu_stats __percpu *st, enum noise_dro
 	struct noise_pcpu_stats *s = get_cpu_ptr(st);
 	unsigned long flags;
 
-	flags = u64_stats_update_begin_irqsave(&s->syncp);
+	flags = u64_stats_update_begin_irqsave(&s->w.syncp);
 	u64_stats_inc(&s->drops[why]);
-	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	u64_stats_update_end_irqrestore(&s->w.syncp, flags);
 	put_cpu_ptr(st);
 }
 
-static void noise_pcpu_wire(struct noise_pcpu_stats __percpu *st, bool rx,
+static void noise_pcpu_wire(struct noise_pcpu_wire __percpu *st, bool rx,
 			    unsigned int n, unsigned int bytes)
 {
-	struct noise_pcpu_stats *s = get_cpu_ptr(st);
+	struct noise_pcpu_wire *s = get_cpu_ptr(st);
 	unsigned long flags;
 
 	flags = u64_stats_update_begin_irqsave(&s->syncp);
@@ -47,14 +47,14 @@ static void noise_pcpu_wire(struct noise_pcpu_stats __percpu *st, bool rx,
 void noise_count_rx(struct noise_device *nd, struct noise_peer *peer,
 		    unsigned int n, unsigned int bytes)
 {
-	noise_pcpu_wire(nd->stats, true, n, bytes);
+	noise_pcpu_wire(&nd->stats->w, true, n, bytes);
 	noise_pcpu_wire(peer->stats, true, n, bytes);
 }
 
 void noise_count_tx(struct noise_device *nd, struct noise_peer *peer,
 		    unsigned int n, unsigned int bytes)
 {
-	noise_pcpu_wire(nd->stats, false, n, bytes);
+	noise_pcpu_wire(&nd->stats->w, false, n, bytes);
 	noise_pcpu_wire(peer->stats, false, n, bytes);
 }
 
@@ -108,7 +108,7 @@ void noise_count_drop(struct noise_device *nd, struct noise_peer *peer,
 {
 	noise_pcpu_drop(nd->stats, why);
 	if (peer)
-		noise_pcpu_drop(peer->stats, why);
+		atomic64_inc(&peer->drops[why]);
 	noise_dbg_event(nd, peer, "message dropped: ", noise_drop_names[why]);
 }
 
@@ -128,31 +128,59 @@ void noise_dbg_session(struct noise_peer *peer, const char *what)
 	noise_dbg_event(peer->nd, peer, "session ", what);
 }
 
-static void noise_stats_sum(struct noise_pcpu_stats __percpu *st, struct noise_stats *out)
+static void noise_wire_sum(struct noise_pcpu_wire __percpu *st, struct noise_stats *out)
+{
+	unsigned int start;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct noise_pcpu_wire *s = per_cpu_ptr(st, cpu);
+		u64 rxb, rxp, txb, txp;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			rxb = u64_stats_read(&s->rx_bytes);
+			rxp = u64_stats_read(&s->rx_packets);
+			txb = u64_stats_read(&s->tx_bytes);
+			txp = u64_stats_read(&s->tx_packets);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		out->rx_bytes += rxb;
+		out->rx_packets += rxp;
+		out->tx_bytes += txb;
+		out->tx_packets += txp;
+	}
+}
+
+/* The device's drops (per-CPU, under the wire counters' syncp). */
+static void noise_drops_sum(struct noise_pcpu_stats __percpu *st, struct noise_stats *out)
 {
 	unsigned int start, i;
+	u64 one[NOISE_DROP_COUNT];
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		const struct noise_pcpu_stats *s = per_cpu_ptr(st, cpu);
-		struct noise_stats one;
 
 		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			one.rx_bytes = u64_stats_read(&s->rx_bytes);
-			one.rx_packets = u64_stats_read(&s->rx_packets);
-			one.tx_bytes = u64_stats_read(&s->tx_bytes);
-			one.tx_packets = u64_stats_read(&s->tx_packets);
+			start = u64_stats_fetch_begin(&s->w.syncp);
 			for (i = 0; i < NOISE_DROP_COUNT; i++)
-				one.drops[i] = u64_stats_read(&s->drops[i]);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		out->rx_bytes += one.rx_bytes;
-		out->rx_packets += one.rx_packets;
-		out->tx_bytes += one.tx_bytes;
-		out->tx_packets += one.tx_packets;
+				one[i] = u64_stats_read(&s->drops[i]);
+		} while (u64_stats_fetch_retry(&s->w.syncp, start));
 		for (i = 0; i < NOISE_DROP_COUNT; i++)
-			out->drops[i] += one.drops[i];
+			out->drops[i] += one[i];
 	}
+}
+
+/* A device's counters, zero. Context: process. Return: them or NULL. */
+struct noise_pcpu_stats __percpu *noise_stats_alloc(void)
+{
+	struct noise_pcpu_stats __percpu *st = alloc_percpu(struct noise_pcpu_stats);
+	int cpu;
+
+	if (st)
+		for_each_possible_cpu(cpu)
+			u64_stats_init(&per_cpu_ptr(st, cpu)->w.syncp);
+	return st;
 }
 
 /**
@@ -170,7 +198,14 @@ void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
-	noise_stats_sum(peer ? peer->stats : nd->stats, out);
+	if (peer) {
+		noise_wire_sum(peer->stats, out);
+		for (i = 0; i < NOISE_DROP_COUNT; i++)
+			out->drops[i] = atomic64_read(&peer->drops[i]);
+	} else {
+		noise_wire_sum(&nd->stats->w, out);
+		noise_drops_sum(nd->stats, out);
+	}
 	out->handshakes = atomic64_read(peer ? &peer->handshakes : &nd->handshakes);
 	for (i = 0; i < NOISE_CE_COUNT; i++)
 		out->cookie[i] = atomic64_read(&ce[i]);

@@ -19,6 +19,7 @@ void noise_count_rx(struct noise_device *nd, struct noise_peer *peer,
 		    unsigned int n, unsigned int bytes);
 void noise_count_tx(struct noise_device *nd, struct noise_peer *peer,
 		    unsigned int n, unsigned int bytes);
+struct noise_pcpu_stats __percpu *noise_stats_alloc(void);
 void noise_stats_read(struct noise_device *nd, struct noise_peer *peer,
 		      struct noise_stats *out);
 
