@@ -449,24 +449,36 @@ def cpu_jiffies():
     return v[0] + v[1] + v[2] + v[5] + v[6] + v[7], sum(v)
 
 
-def engine_rate(g, tree, smoke):
-    """The engine's IKpsk2 handshake rate in this boot (noise_bench.ko)."""
+def bench_hs_lines(g, tree, match, iters, timeout):
+    """noise_bench.ko groups=hs for protocols matching @match, once.
+
+    Returns (error dict or None, seconds it took, its new dmesg lines);
+    @iters: samples per row (0: the module's default)."""
     ko = os.path.join(tree, "bench/noise_bench.ko")
     if not os.path.exists(ko):
-        return {"status": "unavailable", "reason": f"{ko} not built"}
+        return {"status": "unavailable", "reason": f"{ko} not built"}, 0, []
     before = len(g.run(["dmesg"]).stdout.splitlines())
     t = time.monotonic()
-    # Smoke: few samples (the debug kernel is slow; no figure is read).
-    iters = ["hs_iters=20", "dh_iters=20"] if smoke else []
-    p = g.run(["insmod", ko, "groups=hs", f"hs_match={PROTOCOL}",
-               "hs_parts=0"] + iters, check=False, timeout=600)
+    extra = [f"hs_iters={iters}", f"dh_iters={iters}"] if iters else []
+    p = g.run(["insmod", ko, "groups=hs", f"hs_match={match}",
+               "hs_parts=0"] + extra, check=False, timeout=timeout)
     took = time.monotonic() - t
     g.run(["rmmod", "noise_bench"], check=False)
     if p.returncode:
         return {"status": "failed",
-                "reason": f"insmod noise_bench.ko: {p.stderr.strip()}"}
+                "reason": f"insmod noise_bench.ko: {p.stderr.strip()}"}, took, []
+    return None, took, g.run(["dmesg"]).stdout.splitlines()[before:]
+
+
+def engine_rate(g, tree, smoke):
+    """The engine's IKpsk2 handshake rate in this boot (noise_bench.ko)."""
+    # Smoke: few samples (the debug kernel is slow; no figure is read).
+    err, took, lines = bench_hs_lines(g, tree, PROTOCOL,
+                                      20 if smoke else 0, 600)
+    if err:
+        return err
     rows = {}
-    for line in g.run(["dmesg"]).stdout.splitlines()[before:]:
+    for line in lines:
         m = re.search(r"noise_bench: (hs|dh_ref) (.*)$", line)
         if not m or f"protocol={PROTOCOL} " not in m.group(2) + " ":
             continue
@@ -651,21 +663,12 @@ CHECK_COUNT = 32        # initiations of the check before the rates
 
 def engine_hfs_rate(g, tree, smoke):
     """The engine's IK and IKhfs whole handshakes (noise_bench.ko hs_hfs)."""
-    ko = os.path.join(tree, "bench/noise_bench.ko")
-    if not os.path.exists(ko):
-        return {"status": "unavailable", "reason": f"{ko} not built"}
-    before = len(g.run(["dmesg"]).stdout.splitlines())
-    t = time.monotonic()
-    iters = ["hs_iters=4", "dh_iters=4"] if smoke else []
-    p = g.run(["insmod", ko, "groups=hs", f"hs_match={NATIVE_IKHFS}",
-               "hs_parts=0"] + iters, check=False, timeout=900)
-    took = time.monotonic() - t
-    g.run(["rmmod", "noise_bench"], check=False)
-    if p.returncode:
-        return {"status": "failed",
-                "reason": f"insmod noise_bench.ko: {p.stderr.strip()}"}
+    err, took, lines = bench_hs_lines(g, tree, NATIVE_IKHFS,
+                                      4 if smoke else 0, 900)
+    if err:
+        return err
     out = {"status": "ok", "took_s": took}
-    for line in g.run(["dmesg"]).stdout.splitlines()[before:]:
+    for line in lines:
         m = re.search(r"noise_bench: hs_hfs (.*)$", line)
         if not m or f"pair={NATIVE_IKHFS} " not in m.group(1):
             continue
