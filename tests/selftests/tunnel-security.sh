@@ -136,7 +136,9 @@ wrong_peer_key() {
 # its handshakes get no answer. With debug_time_scale=30 (REKEY_ATTEMPT_TIME
 # 3 s) one ping's want is given up within seconds: side 1 counts the
 # handshakes it began, resent and gave up, names its latest attempt, and
-# noisectl monitor prints the handshake-failed event. With dynamic debug
+# noisectl monitor prints the handshake-failed event; nothing begins a
+# handshake after it (the new_handshake timer the ping armed, due 5.4 s
+# after it at this scale, was stopped by the give-up). With dynamic debug
 # on for the module (and net_ratelimit's limit off), the kernel log says
 # the same, and side 2 says why it dropped each message 1.
 # dyndbg +p|-p: the module's debug lines on (net_ratelimit's limit off) or off.
@@ -149,7 +151,8 @@ dyndbg() {
 }
 
 gives_up() {
-	local scale=/sys/module/noise/parameters/debug_time_scale i t0 now latest begun resent b1 r1 want
+	local scale=/sys/module/noise/parameters/debug_time_scale i t0 t1 now latest begun resent
+	local b1 r1 want
 	t0=$(date +%s%N)
 	nt_bg 1 "$st_tmp/mon-1" "$NOISECTL" monitor "$NT_DEV"
 	echo 30 > "$scale" || return 1
@@ -157,6 +160,7 @@ gives_up() {
 	dyndbg +p || return 1
 	begun=$(nt_json 1 '.peers[0].stats.hs_initiations') &&
 	resent=$(nt_json 1 '.peers[0].stats.hs_resent') || return 1
+	t1=$SECONDS
 	nt_x 1 ping -c 1 -W 1 -q "$NT_IN4_2" > /dev/null
 	for ((i = 0; i < 120; i++)); do
 		grep -q handshake-failed "$st_tmp/mon-1" && break
@@ -167,8 +171,6 @@ gives_up() {
 	nt_json 1 '.peers[0] | "begun \(.stats.hs_initiations), resent \(.stats.hs_resent), given up \(.stats.hs_given_up), latest attempt \(.latest_attempt_ns)"'
 	grep -q "handshake-failed.*$(nt_json 1 '.peers[0].public_key')" "$st_tmp/mon-1" ||
 		st_fail "no handshake-failed event for the peer" || return 1
-	# A new handshake may begin after the give-up (the new_handshake timer
-	# the ping armed, as WireGuard's): the clock is read after the time.
 	latest=$(nt_json 1 '.peers[0].latest_attempt_ns') && now=$(date +%s%N) || return 1
 	st_ge "hs_initiations" "$(nt_json 1 '.peers[0].stats.hs_initiations')" 1 &&
 	st_ge "hs_resent" "$(nt_json 1 '.peers[0].stats.hs_resent')" 1 &&
@@ -178,6 +180,12 @@ gives_up() {
 		return 1
 	b1=$(nt_json 1 '.peers[0].stats.hs_initiations') &&
 	r1=$(nt_json 1 '.peers[0].stats.hs_resent') || return 1
+	while [ $SECONDS -lt $((t1 + 8)) ]; do
+		st_nap 0.5
+	done
+	st_eq "handshakes begun and resent after the give-up" \
+		"$(nt_json 1 '.peers[0].stats | "\(.hs_initiations) \(.hs_resent)"')" "$b1 $r1" ||
+		return 1
 	dyndbg -p
 	dmesg | sed 's/^\[ *[0-9.]*\] //' |
 		grep -E 'noise0: (peer [0-9]+ \(.*\): )?(handshake|message dropped)' |

@@ -188,9 +188,15 @@ void noise_timers_session_made(struct noise_peer *peer)
 	noise_mod(peer, &peer->timer_zero_keys, noise_scaled(NOISE_ZERO_KEYS_AFTER));
 }
 
-/* We gave up a handshake: wipe what is left after the usual time. */
+/*
+ * We gave up a handshake: nothing the peer sent or we sent before may start
+ * another (no keepalive, no new handshake for want of an answer: the next
+ * packet starts over); wipe what is left after the usual time.
+ */
 void noise_timers_hs_given_up(struct noise_peer *peer)
 {
+	del_timer(&peer->timer_keepalive);
+	del_timer(&peer->timer_new_handshake);
 	if (!timer_pending(&peer->timer_zero_keys))
 		noise_mod(peer, &peer->timer_zero_keys,
 			  noise_scaled(NOISE_ZERO_KEYS_AFTER));
