@@ -29,7 +29,7 @@
 #include "proto.h"
 #include "receive.h"
 #include "send.h"
-#include "hs.h"
+#include "hs_glue.h"
 #include "timers.h"
 #include "netlink.h"
 #include "wg.h"
@@ -122,11 +122,11 @@ static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
 	id->proto_gen = old ? old->proto_gen + !keep : 0;
 	mutex_lock(&nd->hs_lock);
 	rcu_assign_pointer(nd->ident, id);
-	noise_hs_clear_anon(nd);
+	noise_glue_clear_anon(nd);
 	list_for_each_entry(peer, &nd->peer_list, list) {
 		if (keep)
 			continue;
-		noise_hs_clear_peer(peer);
+		noise_glue_clear_peer(peer);
 		noise_keypairs_clear(peer);
 	}
 	mutex_unlock(&nd->hs_lock);
@@ -477,9 +477,9 @@ static void noise_quiesce(struct noise_device *nd)
 		noise_rx_queue_purge(peer);
 	}
 	mutex_lock(&nd->hs_lock);
-	noise_hs_clear_anon(nd);
+	noise_glue_clear_anon(nd);
 	list_for_each_entry(peer, &nd->peer_list, list)
-		noise_hs_clear_peer(peer);
+		noise_glue_clear_peer(peer);
 	mutex_unlock(&nd->hs_lock);
 	skb_queue_purge(&nd->hs_queue);
 }
