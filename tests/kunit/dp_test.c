@@ -34,6 +34,7 @@
 #include <linux/workqueue.h>
 #include <net/ip.h>
 #include "tunnel/device.h"
+#include "tunnel/identity.h"
 #include "tunnel/stats.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"

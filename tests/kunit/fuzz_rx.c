@@ -29,6 +29,7 @@
 #include <linux/udp.h>
 #include "compat.h"
 #include "tunnel/device.h"
+#include "tunnel/identity.h"
 #include "tunnel/stats.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"

@@ -141,7 +141,7 @@ static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct nois
 }
 
 /*
- * Count for the peer what @nhs read and sent so far (device.c,
+ * Count for the peer what @nhs read and sent so far (stats.c,
  * noise_count_rx()); an anonymous responder keeps it until it is bound.
  */
 static void noise_glue_count(struct noise_glue_hs *nhs)
