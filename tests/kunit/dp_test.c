@@ -34,12 +34,13 @@
 #include <linux/workqueue.h>
 #include <net/ip.h>
 #include "tunnel/device.h"
+#include "tunnel/identity.h"
 #include "tunnel/stats.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
 #include "tunnel/peer_conf.h"
 #include "tunnel/socket.h"
-#include "tunnel/hs.h"
+#include "tunnel/hs_glue.h"
 #include "fuzz_test.h"
 
 #define DP_PROTO	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"

@@ -29,13 +29,14 @@
 #include <linux/udp.h>
 #include "compat.h"
 #include "tunnel/device.h"
+#include "tunnel/identity.h"
 #include "tunnel/stats.h"
 #include "tunnel/messages.h"
 #include "tunnel/peer.h"
 #include "tunnel/peer_conf.h"
 #include "tunnel/proto.h"
 #include "tunnel/send.h"
-#include "tunnel/hs.h"
+#include "tunnel/hs_glue.h"
 #include "fuzz_test.h"
 
 MODULE_IMPORT_NS(NOISE_INTERNAL);
@@ -341,7 +342,7 @@ static bool fz_is_original(struct fz_rx *c, const u8 *msg, unsigned int len,
 
 /*
  * Why B must drop @msg, from the packet alone (the documented checks in
- * their order: receive.c, hs.c), FZ_NONE if it is valid, FZ_UNDET if its
+ * their order: receive.c, hs_glue.c), FZ_NONE if it is valid, FZ_UNDET if its
  * fate depends on more than that.
  */
 static unsigned int fz_expect(struct fz_rx *c, const u8 *msg, unsigned int len)

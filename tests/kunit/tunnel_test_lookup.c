@@ -12,6 +12,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "tunnel/device.h"
+#include "tunnel/identity.h"
 #include "tunnel/peer.h"
 #include "tunnel/peer_conf.h"
 #include "tunnel_test.h"

@@ -102,7 +102,7 @@ static void wt_profile(struct kunit *test)
 
 /*
  * Native message 1 and 2 -> WireGuard's layout; the peer's maker keyed by
- * its key with WireGuard's label (hs.c adds the MACs with it: the
+ * its key with WireGuard's label (hs_glue.c adds the MACs with it: the
  * selftests against the kernel's WireGuard check them on the wire).
  */
 static void wt_layout(struct kunit *test)

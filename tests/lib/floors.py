@@ -22,9 +22,10 @@ from os.path import basename
 
 FLOOR = {
     # 5 control
-    "device": 5, "peer_conf": 5, "netlink": 5, "netlink_set": 5, "noise-nl-gen": 5,
+    "device": 5, "identity": 5, "peer_conf": 5, "netlink": 5, "netlink_set": 5,
+    "noise-nl-gen": 5,
     # 4 paths
-    "send": 4, "receive": 4, "hs": 4, "timers": 4,
+    "send": 4, "receive": 4, "hs_glue": 4, "timers": 4,
     # 3 I/O
     "socket": 3, "queueing": 3,
     # 2 state

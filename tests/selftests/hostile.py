@@ -4,7 +4,7 @@
 # Hostile datagrams for tunnel-hostile.sh, from a plain UDP socket, with
 # the drop reason each must get at a noise device with the native framing
 # (receive.c: noise_msg_check(), then index, replay window, MAC1, the
-# handshake work in hs.c). Every packet built has a reason that can be
+# handshake work in hs_glue.c). Every packet built has a reason that can be
 # told in advance; random ones that would not are made again.
 #
 #   hostile.py ADDR PORT KIND DIR

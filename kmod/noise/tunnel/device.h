@@ -139,7 +139,8 @@ enum noise_peer_event {
  * @cookie: MAC1/MAC2 checker keyed by our public key with the framing's
  *	labels (cookie.h): checks handshake messages sent to us, makes cookie
  *	replies, MACs the messages a native responder sends. Initialised
- *	again whenever an identity is made or copied (noise_ident_keys()).
+ *	again whenever an identity is made or copied (noise_ident_cookie(),
+ *	identity.c).
  */
 struct noise_identity {
 	struct rcu_head rcu;
@@ -264,35 +265,11 @@ void *noise_nl_dump_test_step(struct noise_device *nd, size_t *len,
 			      void (*between)(void *arg, const void *msg, size_t len),
 			      void *arg);
 
-/*
- * Configuration (Documentation/architecture.rst, "The configuration
- * interface"); conf_lock held, and RTNL too for the listen port.
- */
-int noise_device_set_protocol(struct noise_device *nd, const char *name,
-			      struct netlink_ext_ack *extack);
-int noise_device_set_private_key(struct noise_device *nd, const u8 *key);
-void noise_device_get_public_key(struct noise_device *nd, u8 *out,
-				 unsigned int *len);
-const char *noise_device_protocol(struct noise_device *nd);
-unsigned int noise_tunnel_dh_len(struct noise_device *nd);
-int noise_device_set_listen_port(struct noise_device *nd, u16 port);
-u16 noise_device_listen_port(struct noise_device *nd);
-void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
-u32 noise_device_fwmark(struct noise_device *nd);
-
 enum noise_drop noise_msg_check(const struct noise_tunnel_proto *p, const u8 *msg,
 				unsigned int len, u8 *type);
 /* Under load from this many queued handshake messages (WireGuard: 1/8). */
 #define NOISE_UNDER_LOAD_QUEUED	(NOISE_MAX_QUEUED_HANDSHAKES / 8)
 bool noise_rx_under_load(struct noise_device *nd);
-
-/* A set request's identity change in two steps (netlink.c). */
-struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
-						  const char *protocol,
-						  const u8 *private_key,
-						  struct netlink_ext_ack *extack);
-void noise_device_ident_commit(struct noise_device *nd, struct noise_identity *id);
-void noise_device_ident_abort(struct noise_identity *id);
 
 /* device.c: the module's tunnel, the link type. */
 int noise_tunnel_init(void);

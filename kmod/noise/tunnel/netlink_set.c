@@ -39,6 +39,7 @@
 #include "allowedips.h"
 #include "noise-nl-gen.h"
 #include "device.h"
+#include "identity.h"
 #include "netlink.h"
 #include "peer.h"
 #include "peer_conf.h"

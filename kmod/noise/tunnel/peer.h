@@ -64,7 +64,7 @@ struct noise_endpoint {
  *	peer is not proven yet (a message 1 can be a replay), so the endpoint,
  *	the handshake counters, the latest-handshake time, the event and the
  *	zeroing timer move only when the first packet on it decrypts
- *	(noise_hs_session_made()).
+ *	(noise_glue_session_confirmed()).
  * @provisional: made from a message 1 whose timestamp was not the newest
  *	(the timestamp rule's exception for a peer whose clock went back): it
  *	takes the "next" slot only when that holds no live session, and
@@ -109,7 +109,7 @@ struct noise_keypairs {
 };
 
 /*
- * struct noise_hs - one handshake in progress (tunnel side of an engine
+ * struct noise_glue_hs - one handshake in progress (tunnel side of an engine
  * handshake). Under dev->hs_lock. At most one per peer (peer->hs) plus the
  * anonymous responder handshakes of the device (dev->anon).
  * @entry: our index for this handshake (receiver index of replies).
@@ -128,7 +128,7 @@ struct noise_keypairs {
  * @wire: messages read and sent (and their bytes) not yet counted for a
  *	peer: an anonymous responder's, until it learns who it talks to.
  */
-struct noise_hs {
+struct noise_glue_hs {
 	struct noise_index entry;
 	struct noise_handshake *hs;
 	__le32 remote_index;
@@ -218,7 +218,7 @@ struct noise_peer {
 	unsigned long flags;			/* enum noise_peer_flags */
 	u16 keepalive_interval;
 	struct noise_keypairs keypairs;
-	struct noise_hs *hs;
+	struct noise_glue_hs *hs;
 	u8 *last_sent_final;
 	unsigned int last_sent_final_len;
 	u8 final_trigger_mac1[NOISE_MAC_LEN];	/* MAC1 of what it answered */

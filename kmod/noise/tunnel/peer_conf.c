@@ -17,7 +17,7 @@
 #include "queueing.h"
 #include "receive.h"
 #include "send.h"
-#include "hs.h"
+#include "hs_glue.h"
 #include "timers.h"
 #include "netlink.h"
 #include "wg.h"
@@ -74,7 +74,7 @@ struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_ke
 
 	if (IS_ERR(peer))
 		return peer;
-	INIT_WORK(&peer->hs_work, noise_hs_peer_work);
+	INIT_WORK(&peer->hs_work, noise_glue_peer_work);
 	INIT_WORK(&peer->tx_work, noise_tx_work);
 	INIT_WORK(&peer->rx_work, noise_rx_work);
 	noise_timers_init(peer);
@@ -132,7 +132,7 @@ static void noise_peer_teardown(struct noise_peer *peer)
 	if (cancel_work_sync(&peer->hs_work))
 		noise_peer_put(peer);	/* the reference of the queued work */
 	mutex_lock(&nd->hs_lock);
-	noise_hs_clear_peer(peer);
+	noise_glue_clear_peer(peer);
 	mutex_unlock(&nd->hs_lock);
 	noise_keypairs_clear(peer);
 	noise_queueing_flush(nd);
@@ -230,7 +230,7 @@ void noise_peer_rehandshake(struct noise_peer *peer)
 	/*
 	 * The initiation we answered with the old keys: the peer resends it
 	 * while it waits, and it is answered again with the new ones (its
-	 * timestamp is not newer, hs.c lets this one through once).
+	 * timestamp is not newer, hs_glue.c lets this one through once).
 	 */
 	peer->rekey_mac1_ok = true;
 	if (peer->hs && peer->hs->role == NOISE_RESPONDER)
@@ -239,7 +239,7 @@ void noise_peer_rehandshake(struct noise_peer *peer)
 		memcpy(peer->rekey_mac1, peer->final_trigger_mac1, NOISE_MAC_LEN);
 	else
 		peer->rekey_mac1_ok = false;
-	noise_hs_clear_peer(peer);
+	noise_glue_clear_peer(peer);
 	if (live && netif_running(peer->nd->dev) &&
 	    READ_ONCE(peer->endpoint.addr.sa_family))
 		noise_peer_want_handshake(peer);

@@ -27,7 +27,7 @@
 #include "socket.h"
 #include "receive.h"
 #include "send.h"
-#include "hs.h"
+#include "hs_glue.h"
 #include "timers.h"
 #include "wg.h"
 
@@ -537,8 +537,8 @@ static bool noise_rx_authenticated(struct sk_buff *skb, struct noise_keypair *kp
 	if (unlikely(!READ_ONCE(kp->heard)))
 		WRITE_ONCE(kp->heard, true);
 	if (unlikely(!READ_ONCE(kp->confirmed)) && noise_keypair_confirm(peer, kp)) {
-		if (kp->deferred)	/* the peer proved itself: hs.c */
-			noise_hs_session_confirmed(peer);
+		if (kp->deferred)	/* the peer proved itself: hs_glue.c */
+			noise_glue_session_confirmed(peer);
 		noise_send_staged(peer);
 	}
 	noise_timers_any_packet_received(peer, kp);
@@ -701,7 +701,7 @@ void noise_receive_handshakes(struct work_struct *work)
 
 	while ((skb = skb_dequeue(&nd->hs_queue))) {
 		mutex_lock(&nd->hs_lock);
-		noise_hs_process(nd, skb);
+		noise_glue_process(nd, skb);
 		mutex_unlock(&nd->hs_lock);
 		kfree_skb(skb);
 		cond_resched();

@@ -90,8 +90,8 @@ static void noise_wg_cookie_header(u8 hdr[4])
 }
 
 /*
- * hs.c wrote a native message (header, sender, receiver, Noise message,
- * room for the MACs): WireGuard's layout (hs.c adds the MACs after).
+ * hs_glue.c wrote a native message (header, sender, receiver, Noise message,
+ * room for the MACs): WireGuard's layout (hs_glue.c adds the MACs after).
  */
 static unsigned int noise_wg_hs_layout(u8 *msg, unsigned int len)
 {

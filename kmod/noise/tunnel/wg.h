@@ -97,7 +97,7 @@ static_assert(sizeof(struct noise_wg_data) == NOISE_WG_DATA_HEADER_LEN);
  *	in place. 0 or -errno (drop).
  * @cookie_header: the first four bytes of a cookie reply (the rest is the
  *	same as ours: receiver index, nonce, encrypted cookie).
- * @hs_layout: a native handshake message of @len bytes written by hs.c:
+ * @hs_layout: a native handshake message of @len bytes written by hs_glue.c:
  *	turn it into the wire layout in place; the new length. Its MACs
  *	(the last 32 bytes) are then keyed by the receiver's static key in
  *	both directions (the peer's cookie maker, which

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noise tunnel: handshakes (tunnel side). Builds and parses our handshake
+ * noise tunnel: the handshake glue (noise_glue_*), the tunnel's side of the
+ * engine's handshakes (handshake.c). Builds and parses our handshake
  * framing around the engine's Noise messages, finds the peer (by static
  * key through the engine's remote_static_cb, or by the message-1 hint),
  * resolves simultaneous initiation, retransmits, and turns a finished
@@ -20,11 +21,11 @@
 #include "peer.h"
 #include "socket.h"
 #include "send.h"
-#include "hs.h"
+#include "hs_glue.h"
 #include "timers.h"
 #include "wg.h"
 
-static struct noise_identity *noise_hs_ident(struct noise_device *nd)
+static struct noise_identity *noise_glue_ident(struct noise_device *nd)
 {
 	return rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->hs_lock));
 }
@@ -37,10 +38,10 @@ static struct noise_identity *noise_hs_ident(struct noise_device *nd)
  * asks for it). A profile's (WireGuard) are keyed by the receiver's key:
  * always the peer's maker, keyed with the profile's labels.
  */
-static void noise_hs_macs(struct noise_device *nd, struct noise_peer *peer,
-			  bool initiator, u8 *msg, unsigned int len)
+static void noise_glue_macs(struct noise_device *nd, struct noise_peer *peer,
+			    bool initiator, u8 *msg, unsigned int len)
 {
-	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_identity *id = noise_glue_ident(nd);
 	const struct noise_framing_ops *f = id->proto.framing;
 	size_t mac_off = len - sizeof(struct noise_msg_macs);
 
@@ -64,7 +65,7 @@ static void noise_tai64n(u8 out[NOISE_TIMESTAMP_LEN])
 	put_unaligned_be32(now.tv_nsec, out + 8);
 }
 
-static void noise_hs_free(struct noise_hs *nhs)
+static void noise_glue_free(struct noise_glue_hs *nhs)
 {
 	if (!nhs)
 		return;
@@ -79,8 +80,8 @@ static void noise_hs_free(struct noise_hs *nhs)
 }
 
 /* The psks of @peer in token order (missing ones all zero, as WireGuard). */
-static void noise_hs_psks(const struct noise_peer *peer, unsigned int n,
-			  u8 (*out)[NOISE_PSK_LEN])
+static void noise_glue_psks(const struct noise_peer *peer, unsigned int n,
+			    u8 (*out)[NOISE_PSK_LEN])
 {
 	unsigned int i;
 
@@ -93,21 +94,21 @@ static void noise_hs_psks(const struct noise_peer *peer, unsigned int n,
 	}
 }
 
-static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
-				  const u8 *remote_static);
+static int noise_glue_remote_static(void *ctx, struct noise_handshake *hs,
+				    const u8 *remote_static);
 
-static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer *peer,
-				     enum noise_role role)
+static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct noise_peer *peer,
+					    enum noise_role role)
 {
-	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_identity *id = noise_glue_ident(nd);
 	struct noise_keys keys = {
 		.local_static = id->private_key,
 		.local_static_public = id->public_key,
 		.prologue = id->proto.prologue,
 		.prologue_len = id->proto.prologue_len,
-		.remote_static_cb = noise_hs_remote_static,
+		.remote_static_cb = noise_glue_remote_static,
 	};
-	struct noise_hs *nhs;
+	struct noise_glue_hs *nhs;
 
 	nhs = kzalloc(struct_size(nhs, last_sent, id->proto.max_msg_len), GFP_KERNEL);
 	if (!nhs)
@@ -125,7 +126,7 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
 	if (peer) {
 		keys.remote_static = peer->public_key;
 		keys.precomputed_ss = peer->ss;
-		noise_hs_psks(peer, id->proto.info.num_psks, nhs->psks);
+		noise_glue_psks(peer, id->proto.info.num_psks, nhs->psks);
 		keys.psks = (const u8 (*)[NOISE_PSK_LEN])nhs->psks;
 		keys.num_psks = id->proto.info.num_psks;
 	}
@@ -140,10 +141,10 @@ static struct noise_hs *noise_hs_new(struct noise_device *nd, struct noise_peer 
 }
 
 /*
- * Count for the peer what @nhs read and sent so far (device.c,
+ * Count for the peer what @nhs read and sent so far (stats.c,
  * noise_count_rx()); an anonymous responder keeps it until it is bound.
  */
-static void noise_hs_count(struct noise_hs *nhs)
+static void noise_glue_count(struct noise_glue_hs *nhs)
 {
 	struct noise_peer *peer = nhs->entry.peer;
 
@@ -159,13 +160,13 @@ static void noise_hs_count(struct noise_hs *nhs)
 /* Send @nhs's last message: the initiator to the peer's endpoint, the
  * responder back to where the message it answers came from.
  */
-static void noise_hs_send_last(struct noise_hs *nhs)
+static void noise_glue_send_last(struct noise_glue_hs *nhs)
 {
 	struct noise_peer *peer = nhs->entry.peer;
 
 	if (nhs->last_sent_at)	/* a resend: a cookie may have come since */
-		noise_hs_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR,
-			      nhs->last_sent, nhs->last_sent_len);
+		noise_glue_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR,
+				nhs->last_sent, nhs->last_sent_len);
 
 	if (nhs->role == NOISE_INITIATOR && peer) {
 		noise_socket_send_buffer(peer, nhs->last_sent, nhs->last_sent_len);
@@ -173,7 +174,7 @@ static void noise_hs_send_last(struct noise_hs *nhs)
 						nhs->last_sent_len)) {
 		nhs->wire.tx_n++;
 		nhs->wire.tx_bytes += nhs->last_sent_len;
-		noise_hs_count(nhs);
+		noise_glue_count(nhs);
 	}
 	nhs->last_sent_at = jiffies;
 	if (peer && !nhs->provisional) {
@@ -187,7 +188,7 @@ static void noise_hs_send_last(struct noise_hs *nhs)
  * it answered came: at most twice per retransmission interval, however
  * often a replayer sends the duplicate.
  */
-static bool noise_hs_resend_due(unsigned long last)
+static bool noise_glue_resend_due(unsigned long last)
 {
 	return !last || time_after_eq(jiffies, last + NOISE_HS_RETRANSMIT / 2);
 }
@@ -197,10 +198,10 @@ static bool noise_hs_resend_due(unsigned long last)
  * @peer encrypted with a key from DH(e, its static key), e being the
  * ephemeral the Noise message at @noise (just written) begins with.
  */
-static int noise_hs_hint(struct noise_hs *nhs, struct noise_peer *peer, const u8 *noise)
+static int noise_glue_hint(struct noise_glue_hs *nhs, struct noise_peer *peer, const u8 *noise)
 {
 	struct noise_msg_hint *hint = (void *)(noise - sizeof(*hint));
-	unsigned int len = noise_hs_ident(nhs->nd)->proto.info.dh_len;
+	unsigned int len = noise_glue_ident(nhs->nd)->proto.info.dh_len;
 	u8 k[NOISE_MAX_DHLEN];
 	int err;
 
@@ -214,9 +215,9 @@ static int noise_hs_hint(struct noise_hs *nhs, struct noise_peer *peer, const u8
 }
 
 /* Write message nhs->next_msgno into nhs->last_sent (the caller sends it). */
-static int noise_hs_write(struct noise_hs *nhs)
+static int noise_glue_write(struct noise_glue_hs *nhs)
 {
-	struct noise_identity *id = noise_hs_ident(nhs->nd);
+	struct noise_identity *id = noise_glue_ident(nhs->nd);
 	struct noise_msg_handshake *h = (void *)nhs->last_sent;
 	struct noise_peer *peer = nhs->entry.peer;
 	unsigned int msgno = nhs->next_msgno, off = sizeof(*h);
@@ -248,7 +249,7 @@ static int noise_hs_write(struct noise_hs *nhs)
 	if (len != id->proto.noise_len[msgno])
 		return -EPROTO;
 	if (msgno == 1 && id->proto.hinted) {
-		err = noise_hs_hint(nhs, peer, nhs->last_sent + off);
+		err = noise_glue_hint(nhs, peer, nhs->last_sent + off);
 		if (err)
 			return err;
 	}
@@ -260,7 +261,7 @@ static int noise_hs_write(struct noise_hs *nhs)
 	} else if (nhs->role == NOISE_INITIATOR && !peer) {
 		return -ENOKEY;
 	}
-	noise_hs_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR, nhs->last_sent, len);
+	noise_glue_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR, nhs->last_sent, len);
 	nhs->last_sent_len = len;
 	nhs->next_msgno++;
 	nhs->retries = 0;
@@ -271,12 +272,12 @@ static int noise_hs_write(struct noise_hs *nhs)
  * The engine learned the peer's static key (token s): find the peer, give
  * the engine its PSKs and precomputed ss. Called inside noise_handshake_read().
  */
-static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
-				  const u8 *remote_static)
+static int noise_glue_remote_static(void *ctx, struct noise_handshake *hs,
+				    const u8 *remote_static)
 {
-	struct noise_hs *nhs = ctx;
+	struct noise_glue_hs *nhs = ctx;
 	struct noise_device *nd = nhs->nd;
-	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_identity *id = noise_glue_ident(nd);
 	struct noise_peer *peer = noise_peer_lookup(nd, remote_static);
 	u8 (*psks)[NOISE_PSK_LEN] = nhs->psks;
 	unsigned int i;
@@ -286,7 +287,7 @@ static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
 		return -ENOKEY;
 	if (nhs->entry.peer)	/* known already: it must be the same one */
 		return nhs->entry.peer == peer ? 0 : -EKEYREJECTED;
-	noise_hs_psks(peer, id->proto.info.num_psks, psks);
+	noise_glue_psks(peer, id->proto.info.num_psks, psks);
 	for (i = 0; !err && i < id->proto.info.num_psks; i++)
 		err = noise_handshake_set_psk(hs, i, psks[i]);
 	memzero_explicit(nhs->psks, sizeof(nhs->psks));
@@ -303,10 +304,10 @@ static int noise_hs_remote_static(void *ctx, struct noise_handshake *hs,
  * The side with the greater static public key stays initiator; the other
  * drops its own handshake and answers. Return: true to keep @incoming.
  */
-static bool noise_hs_tie_break(struct noise_peer *peer)
+static bool noise_glue_tie_break(struct noise_peer *peer)
 {
-	struct noise_identity *id = noise_hs_ident(peer->nd);
-	struct noise_hs *mine = peer->hs;
+	struct noise_identity *id = noise_glue_ident(peer->nd);
+	struct noise_glue_hs *mine = peer->hs;
 	struct noise_keypair *next;
 	bool pending;
 
@@ -322,12 +323,12 @@ static bool noise_hs_tie_break(struct noise_peer *peer)
 }
 
 /* @nhs (a responder) now knows its peer: make it the peer's handshake. */
-static int noise_hs_bind(struct noise_hs *nhs, struct noise_peer *peer)
+static int noise_glue_bind(struct noise_glue_hs *nhs, struct noise_peer *peer)
 {
-	if (!noise_hs_tie_break(peer))
+	if (!noise_glue_tie_break(peer))
 		return -EALREADY;
 	if (peer->hs && peer->hs != nhs)
-		noise_hs_free(peer->hs);
+		noise_glue_free(peer->hs);
 	if (!list_empty(&nhs->anon_node)) {
 		list_del_init(&nhs->anon_node);
 		nhs->nd->num_anon--;
@@ -337,23 +338,23 @@ static int noise_hs_bind(struct noise_hs *nhs, struct noise_peer *peer)
 	return 0;
 }
 
-static void noise_hs_anon_add(struct noise_device *nd, struct noise_hs *nhs)
+static void noise_glue_anon_add(struct noise_device *nd, struct noise_glue_hs *nhs)
 {
-	struct noise_hs *old;
+	struct noise_glue_hs *old;
 
 	while (nd->num_anon >= NOISE_MAX_ANON_HANDSHAKES) {
-		old = list_first_entry(&nd->anon, struct noise_hs, anon_node);
-		noise_hs_free(old);
+		old = list_first_entry(&nd->anon, struct noise_glue_hs, anon_node);
+		noise_glue_free(old);
 	}
 	list_add_tail(&nhs->anon_node, &nd->anon);
 	nd->num_anon++;
 }
 
 /* The session of a finished handshake, not yet in the index or a slot. */
-static struct noise_keypair *noise_hs_keypair(struct noise_hs *nhs,
-					      struct noise_peer *peer, bool confirmed)
+static struct noise_keypair *noise_glue_keypair(struct noise_glue_hs *nhs,
+						struct noise_peer *peer, bool confirmed)
 {
-	struct noise_identity *id = noise_hs_ident(nhs->nd);
+	struct noise_identity *id = noise_glue_ident(nhs->nd);
 	struct noise_keypair *kp = kzalloc(sizeof(*kp), GFP_KERNEL);
 
 	if (!kp)
@@ -379,7 +380,7 @@ static struct noise_keypair *noise_hs_keypair(struct noise_hs *nhs,
 }
 
 /* A session with @peer is proven: count it, arm the zeroing timer. */
-static void noise_hs_count_session(struct noise_peer *peer)
+static void noise_glue_count_session(struct noise_peer *peer)
 {
 	atomic64_inc(&peer->handshakes);
 	atomic64_inc(&peer->nd->handshakes);
@@ -388,7 +389,7 @@ static void noise_hs_count_session(struct noise_peer *peer)
 }
 
 /**
- * noise_hs_session_confirmed() - the first packet on a deferred session
+ * noise_glue_session_confirmed() - the first packet on a deferred session
  *	(noise_keypair.deferred) decrypted: the peer is proven.
  * @peer: the peer.
  *
@@ -396,16 +397,16 @@ static void noise_hs_count_session(struct noise_peer *peer)
  * timer, and has hs_work send the handshake event.
  * Context: softirq or BH disabled.
  */
-void noise_hs_session_confirmed(struct noise_peer *peer)
+void noise_glue_session_confirmed(struct noise_peer *peer)
 {
 	noise_dbg_session(peer, "confirmed by the peer's first packet");
-	noise_hs_count_session(peer);
+	noise_glue_count_session(peer);
 	set_bit(NOISE_PEER_HANDSHAKE_DONE, &peer->flags);
 	noise_peer_queue_hs_work(peer);
 }
 
 /* The kept final message goes (its session is gone or replaced). */
-static void noise_hs_forget_final(struct noise_peer *peer)
+static void noise_glue_forget_final(struct noise_peer *peer)
 {
 	kfree_sensitive(peer->last_sent_final);
 	peer->last_sent_final = NULL;
@@ -417,9 +418,9 @@ static void noise_hs_forget_final(struct noise_peer *peer)
  * of its own length (a peer at rest holds none). Without memory it is not
  * kept: the peer's retransmission then starts a handshake anew.
  */
-static void noise_hs_keep_final(struct noise_hs *nhs, struct noise_peer *peer)
+static void noise_glue_keep_final(struct noise_glue_hs *nhs, struct noise_peer *peer)
 {
-	noise_hs_forget_final(peer);
+	noise_glue_forget_final(peer);
 	peer->last_sent_final = kmemdup(nhs->last_sent, nhs->last_sent_len, GFP_KERNEL);
 	if (!peer->last_sent_final)
 		return;
@@ -431,7 +432,7 @@ static void noise_hs_keep_final(struct noise_hs *nhs, struct noise_peer *peer)
 }
 
 /* After the final message is sent on a confirmed session: what waited. */
-static void noise_hs_flush(struct noise_peer *peer)
+static void noise_glue_flush(struct noise_peer *peer)
 {
 	local_bh_disable();
 	if (skb_queue_empty(&peer->staged))
@@ -445,15 +446,15 @@ static void noise_hs_flush(struct noise_peer *peer)
  * Turn a finished handshake into a keypair. A responder's session that
  * waits for the peer's first packet (deferred) changes nothing a replayed
  * message 1 could want: the endpoint, the counters, the event and the
- * timers move when that packet comes (noise_hs_session_confirmed()).
+ * timers move when that packet comes (noise_glue_session_confirmed()).
  */
-static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
+static void noise_glue_complete(struct noise_glue_hs *nhs, bool confirmed)
 {
 	struct noise_device *nd = nhs->nd;
 	struct noise_peer *peer = nhs->entry.peer;
 	struct noise_keypair *kp;
 
-	kp = peer ? noise_hs_keypair(nhs, peer, confirmed) : NULL;
+	kp = peer ? noise_glue_keypair(nhs, peer, confirmed) : NULL;
 	if (!kp)
 		goto out;
 	noise_index_replace(&nd->index, &nhs->entry, &kp->entry);
@@ -464,61 +465,61 @@ static void noise_hs_complete(struct noise_hs *nhs, bool confirmed)
 		goto out;
 	}
 	if (nhs->provisional)	/* kept for the session it replaced */
-		noise_hs_forget_final(peer);
+		noise_glue_forget_final(peer);
 	else if (!confirmed)
-		noise_hs_keep_final(nhs, peer);
+		noise_glue_keep_final(nhs, peer);
 	if (nhs->role == NOISE_RESPONDER && confirmed)
 		noise_peer_update_endpoint(peer, &nhs->endpoint);
 	noise_dbg_session(peer, kp->deferred ? "made, waits for the peer's first packet" :
 			  nhs->role == NOISE_INITIATOR ? "made as initiator" : "made as responder");
 	if (!kp->deferred) {
-		noise_hs_count_session(peer);
+		noise_glue_count_session(peer);
 		peer->nd->peer_event(peer, NOISE_EV_HANDSHAKE);
 	}
 	if (!confirmed)
-		noise_hs_send_last(nhs);
+		noise_glue_send_last(nhs);
 	peer->hs = NULL;
-	noise_hs_free(nhs);
+	noise_glue_free(nhs);
 	if (confirmed)
-		noise_hs_flush(peer);
+		noise_glue_flush(peer);
 	return;
 out:
 	if (peer && peer->hs == nhs)
 		peer->hs = NULL;
-	noise_hs_free(nhs);
+	noise_glue_free(nhs);
 }
 
 /* Write what the pattern wants next; complete when it is done. */
-static void noise_hs_advance(struct noise_hs *nhs, bool just_read)
+static void noise_glue_advance(struct noise_glue_hs *nhs, bool just_read)
 {
-	noise_hs_count(nhs);
+	noise_glue_count(nhs);
 	switch (noise_handshake_next(nhs->hs)) {
 	case NOISE_ACTION_WRITE:
-		if (noise_hs_write(nhs))
+		if (noise_glue_write(nhs))
 			break;
 		/* A final message goes out once its session can receive. */
 		if (noise_handshake_next(nhs->hs) == NOISE_ACTION_SPLIT)
-			noise_hs_complete(nhs, false);
+			noise_glue_complete(nhs, false);
 		else
-			noise_hs_send_last(nhs);
+			noise_glue_send_last(nhs);
 		return;
 	case NOISE_ACTION_READ:
 		return;
 	case NOISE_ACTION_SPLIT:
-		noise_hs_complete(nhs, just_read);
+		noise_glue_complete(nhs, just_read);
 		return;
 	default:
 		break;
 	}
 	if (nhs->entry.peer && nhs->entry.peer->hs == nhs)
 		nhs->entry.peer->hs = NULL;
-	noise_hs_free(nhs);
+	noise_glue_free(nhs);
 }
 
 /* Read one message into @nhs. Return: 0, or -errno (nhs unchanged). */
-static int noise_hs_read(struct noise_hs *nhs, struct sk_buff *skb)
+static int noise_glue_read(struct noise_glue_hs *nhs, struct sk_buff *skb)
 {
-	struct noise_identity *id = noise_hs_ident(nhs->nd);
+	struct noise_identity *id = noise_glue_ident(nhs->nd);
 	const struct noise_msg_handshake *h = (const void *)skb->data;
 	unsigned int msgno = h->h.msgno, off = sizeof(*h);
 	size_t plen;
@@ -542,9 +543,9 @@ static int noise_hs_read(struct noise_hs *nhs, struct sk_buff *skb)
 }
 
 /* Was the initiation with this MAC1 answered by us (answer kept)? */
-static bool noise_hs_answered(struct noise_peer *peer, const u8 *mac1)
+static bool noise_glue_answered(struct noise_peer *peer, const u8 *mac1)
 {
-	struct noise_hs *nhs = peer->hs;
+	struct noise_glue_hs *nhs = peer->hs;
 
 	return (nhs && nhs->role == NOISE_RESPONDER &&
 		!crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) ||
@@ -558,7 +559,7 @@ static bool noise_hs_answered(struct noise_peer *peer, const u8 *mac1)
  * that young (a peer that rebooted and lost its sessions), or the current
  * session is older than REKEY_AFTER_TIME (a renewal is due anyway).
  */
-static bool noise_hs_peer_renewable(struct noise_peer *peer)
+static bool noise_glue_peer_renewable(struct noise_peer *peer)
 {
 	u64 now = get_jiffies_64(), last = atomic64_read(&peer->last_auth_rx);
 	struct noise_keypair *cur, *next;
@@ -579,7 +580,7 @@ static bool noise_hs_peer_renewable(struct noise_peer *peer)
 }
 
 /* What the timestamp rule says of a message 1 from a known peer. */
-enum noise_hs_ts {
+enum noise_glue_ts {
 	NOISE_TS_NEWER,		/* newer than any seen: taken */
 	NOISE_TS_REKEYED,	/* the one we answered, our keys changed: once */
 	NOISE_TS_RENEW,		/* not newer, nothing to disturb: provisional */
@@ -593,14 +594,14 @@ enum noise_hs_ts {
  * seen from @peer (it becomes the newest). One not newer is taken only
  * when it is the initiation we answered with keys changed since (once:
  * answered again with the new keys), or, in our own framing, when no
- * working session could be disturbed (noise_hs_peer_renewable()): so a
+ * working session could be disturbed (noise_glue_peer_renewable()): so a
  * peer whose clock went back (a reboot without RTC) gets in after
  * REKEY_TIMEOUT of silence and renews its sessions when they are due.
  * Such a session is provisional (peer.h): a replay costs one DH and one
  * answer and changes nothing. The WireGuard profile keeps WireGuard's
  * strict rule. The newest timestamp never goes back.
  */
-static enum noise_hs_ts noise_hs_timestamp(struct noise_hs *nhs, struct noise_peer *peer)
+static enum noise_glue_ts noise_glue_timestamp(struct noise_glue_hs *nhs, struct noise_peer *peer)
 {
 	lockdep_assert_held(&nhs->nd->hs_lock);
 	if (memcmp(nhs->payload, peer->latest_timestamp, NOISE_TIMESTAMP_LEN) > 0)
@@ -608,9 +609,9 @@ static enum noise_hs_ts noise_hs_timestamp(struct noise_hs *nhs, struct noise_pe
 	if (peer->rekey_mac1_ok &&
 	    !crypto_memneq(peer->rekey_mac1, nhs->last_read_mac1, NOISE_MAC_LEN))
 		return NOISE_TS_REKEYED;
-	if (noise_hs_answered(peer, nhs->last_read_mac1))
+	if (noise_glue_answered(peer, nhs->last_read_mac1))
 		return NOISE_TS_ANSWERED;
-	if (!noise_hs_ident(nhs->nd)->proto.framing && noise_hs_peer_renewable(peer))
+	if (!noise_glue_ident(nhs->nd)->proto.framing && noise_glue_peer_renewable(peer))
 		return NOISE_TS_RENEW;
 	return NOISE_TS_STALE;
 }
@@ -621,7 +622,7 @@ static enum noise_hs_ts noise_hs_timestamp(struct noise_hs *nhs, struct noise_pe
  * handshake with it running and no live session waiting in its next slot
  * (a replay must not evict one).
  */
-static bool noise_hs_provisional_room(struct noise_peer *peer, u64 now)
+static bool noise_glue_provisional_room(struct noise_peer *peer, u64 now)
 {
 	struct noise_keypair *next;
 	bool ok;
@@ -639,17 +640,17 @@ static bool noise_hs_provisional_room(struct noise_peer *peer, u64 now)
 }
 
 /* More than NOISE_INITIATIONS_PER_SECOND message 1s from @peer? */
-static bool noise_hs_flood(const struct noise_peer *peer, u64 now)
+static bool noise_glue_flood(const struct noise_peer *peer, u64 now)
 {
 	return peer->last_initiation &&
 	       now - peer->last_initiation < NSEC_PER_SEC / NOISE_INITIATIONS_PER_SECOND;
 }
 
 /* The unconfirmed final message again (its MACs again: a cookie may have come). */
-static void noise_hs_send_final(struct noise_peer *peer, bool initiator)
+static void noise_glue_send_final(struct noise_peer *peer, bool initiator)
 {
-	noise_hs_macs(peer->nd, peer, initiator, peer->last_sent_final,
-		      peer->last_sent_final_len);
+	noise_glue_macs(peer->nd, peer, initiator, peer->last_sent_final,
+			peer->last_sent_final_len);
 	if (initiator)
 		noise_socket_send_buffer(peer, peer->last_sent_final,
 					 peer->last_sent_final_len);
@@ -662,7 +663,7 @@ static void noise_hs_send_final(struct noise_peer *peer, bool initiator)
 }
 
 /* The session our kept final message made is still waiting for the peer. */
-static bool noise_hs_final_unconfirmed(struct noise_peer *peer)
+static bool noise_glue_final_unconfirmed(struct noise_peer *peer)
 {
 	struct noise_keypair *next;
 	bool waiting;
@@ -678,19 +679,19 @@ static bool noise_hs_final_unconfirmed(struct noise_peer *peer)
  * An initiation we answered already came again (our answer was lost):
  * send the answer again instead of starting over.
  */
-static void noise_hs_resend_for(struct noise_peer *peer, const u8 *mac1)
+static void noise_glue_resend_for(struct noise_peer *peer, const u8 *mac1)
 {
-	struct noise_hs *nhs = peer->hs;
+	struct noise_glue_hs *nhs = peer->hs;
 
 	if (nhs && nhs->role == NOISE_RESPONDER &&
 	    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) {
-		if (noise_hs_resend_due(nhs->last_sent_at))
-			noise_hs_send_last(nhs);
+		if (noise_glue_resend_due(nhs->last_sent_at))
+			noise_glue_send_last(nhs);
 	} else if (peer->last_sent_final_len &&
 		   !crypto_memneq(peer->final_trigger_mac1, mac1, NOISE_MAC_LEN)) {
-		if (noise_hs_final_unconfirmed(peer) &&
-		    noise_hs_resend_due(peer->final_sent_at))
-			noise_hs_send_final(peer, false);
+		if (noise_glue_final_unconfirmed(peer) &&
+		    noise_glue_resend_due(peer->final_sent_at))
+			noise_glue_send_final(peer, false);
 	}
 }
 
@@ -701,25 +702,25 @@ static void noise_hs_resend_for(struct noise_peer *peer, const u8 *mac1)
  * now rather than at its next retransmission, unless it went out just now
  * (the two crossed).
  */
-static void noise_hs_resend_mine(struct noise_peer *peer)
+static void noise_glue_resend_mine(struct noise_peer *peer)
 {
-	struct noise_hs *mine = peer->hs;
+	struct noise_glue_hs *mine = peer->hs;
 
 	if (mine && mine->role == NOISE_INITIATOR && mine->next_msgno == 2 &&
 	    time_after(jiffies, mine->last_sent_at + NOISE_HS_RETRANSMIT / 4))
-		noise_hs_send_last(mine);
+		noise_glue_send_last(mine);
 }
 
 /* A duplicate of a message 1 an anonymous responder handshake answered. */
-static bool noise_hs_anon_dup(struct noise_device *nd, const u8 *mac1)
+static bool noise_glue_anon_dup(struct noise_device *nd, const u8 *mac1)
 {
-	struct noise_hs *nhs;
+	struct noise_glue_hs *nhs;
 
 	list_for_each_entry(nhs, &nd->anon, anon_node) {
 		if (nhs->next_msgno == 3 &&
 		    !crypto_memneq(nhs->last_read_mac1, mac1, NOISE_MAC_LEN)) {
-			if (noise_hs_resend_due(nhs->last_sent_at))
-				noise_hs_send_last(nhs);
+			if (noise_glue_resend_due(nhs->last_sent_at))
+				noise_glue_send_last(nhs);
 			else	/* answered just now: the copy is dropped */
 				noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
 			return true;
@@ -732,17 +733,17 @@ static bool noise_hs_anon_dup(struct noise_device *nd, const u8 *mac1)
  * Message 1 from a known @peer: the timestamp rule, then the flood limit
  * (both before anything is changed). Return: 0 to go on, or -errno.
  */
-static int noise_hs_take_initiation(struct noise_hs *nhs, struct noise_peer *peer)
+static int noise_glue_take_initiation(struct noise_glue_hs *nhs, struct noise_peer *peer)
 {
 	u64 now = ktime_get_coarse_boottime_ns();
-	enum noise_hs_ts ts = noise_hs_timestamp(nhs, peer);
+	enum noise_glue_ts ts = noise_glue_timestamp(nhs, peer);
 
 	if (ts == NOISE_TS_ANSWERED)
-		noise_hs_resend_for(peer, nhs->last_read_mac1);
+		noise_glue_resend_for(peer, nhs->last_read_mac1);
 	if (ts == NOISE_TS_ANSWERED || ts == NOISE_TS_STALE ||
-	    (ts == NOISE_TS_RENEW && !noise_hs_provisional_room(peer, now)))
+	    (ts == NOISE_TS_RENEW && !noise_glue_provisional_room(peer, now)))
 		return -EALREADY;
-	if (noise_hs_flood(peer, now)) {
+	if (noise_glue_flood(peer, now)) {
 		noise_count_drop(nhs->nd, peer, NOISE_DROP_RATELIMIT);
 		return -EBUSY;
 	}
@@ -756,11 +757,11 @@ static int noise_hs_take_initiation(struct noise_hs *nhs, struct noise_peer *pee
 }
 
 /* Message 1 received: a new responder handshake. */
-static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
+static void noise_glue_begin(struct noise_device *nd, struct sk_buff *skb)
 {
-	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_identity *id = noise_glue_ident(nd);
 	struct noise_peer *peer = NULL;
-	struct noise_hs *nhs;
+	struct noise_glue_hs *nhs;
 	int err;
 
 	if (id->proto.hinted) {	/* every message 1 begins with e */
@@ -770,35 +771,35 @@ static void noise_hs_begin(struct noise_device *nd, struct sk_buff *skb)
 		peer = noise_peer_hint_lookup(nd, (const u8 *)(hint + 1), hint->ct);
 		if (!peer)
 			goto drop;
-	} else if (noise_hs_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN)) {
+	} else if (noise_glue_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN)) {
 		return;
 	}
-	nhs = noise_hs_new(nd, peer, NOISE_RESPONDER);
+	nhs = noise_glue_new(nd, peer, NOISE_RESPONDER);
 	if (!nhs)
 		goto drop;
-	if (noise_hs_read(nhs, skb))
+	if (noise_glue_read(nhs, skb))
 		goto drop_hs;
 	if (!peer)
 		peer = nhs->found;
 	if (peer) {
-		err = noise_hs_take_initiation(nhs, peer);
+		err = noise_glue_take_initiation(nhs, peer);
 		if (err == -EBUSY) {
-			noise_hs_free(nhs);
+			noise_glue_free(nhs);
 			return;
 		}
 		if (err)
 			goto drop_hs;
-		if (noise_hs_bind(nhs, peer)) {
-			noise_hs_resend_mine(peer);
+		if (noise_glue_bind(nhs, peer)) {
+			noise_glue_resend_mine(peer);
 			goto drop_hs;
 		}
 	} else {
-		noise_hs_anon_add(nd, nhs);
+		noise_glue_anon_add(nd, nhs);
 	}
-	noise_hs_advance(nhs, true);
+	noise_glue_advance(nhs, true);
 	return;
 drop_hs:
-	noise_hs_free(nhs);
+	noise_glue_free(nhs);
 drop:
 	noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 }
@@ -811,7 +812,7 @@ drop:
  * twice per retransmission interval; its MAC1 was checked in softirq.
  * Return: false if there is no such session.
  */
-static bool noise_hs_late_final(struct noise_device *nd, __le32 index)
+static bool noise_glue_late_final(struct noise_device *nd, __le32 index)
 {
 	struct noise_peer *peer = NULL;
 	struct noise_index *e;
@@ -829,7 +830,7 @@ static bool noise_hs_late_final(struct noise_device *nd, __le32 index)
 	rcu_read_unlock_bh();
 	if (!peer)
 		return false;
-	if (due && noise_hs_resend_due(peer->late_final_at)) {
+	if (due && noise_glue_resend_due(peer->late_final_at)) {
 		peer->late_final_at = jiffies;
 		local_bh_disable();
 		noise_send_keepalive(peer);
@@ -842,31 +843,31 @@ static bool noise_hs_late_final(struct noise_device *nd, __le32 index)
 }
 
 /* Message 2 or later: continue the handshake it names. */
-static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
+static void noise_glue_continue(struct noise_device *nd, struct sk_buff *skb)
 {
 	const struct noise_msg_handshake *h = (const void *)skb->data;
 	const u8 *mac1 = skb->data + skb->len - 2 * NOISE_MAC_LEN;
 	struct noise_peer *peer;
 	struct noise_index *e;
-	struct noise_hs *nhs;
+	struct noise_glue_hs *nhs;
 
 	rcu_read_lock_bh();
 	e = noise_index_lookup(&nd->index, h->receiver_index, NOISE_INDEX_HANDSHAKE);
 	rcu_read_unlock_bh();
 	if (!e) {
 		/* hs_lock keeps handshakes alive; a keypair may have it now. */
-		if (h->h.msgno != noise_hs_ident(nd)->proto.info.num_msgs ||
-		    !noise_hs_late_final(nd, h->receiver_index))
+		if (h->h.msgno != noise_glue_ident(nd)->proto.info.num_msgs ||
+		    !noise_glue_late_final(nd, h->receiver_index))
 			noise_count_drop(nd, NULL, NOISE_DROP_UNKNOWN_INDEX);
 		return;
 	}
-	nhs = container_of(e, struct noise_hs, entry);
+	nhs = container_of(e, struct noise_glue_hs, entry);
 	peer = nhs->entry.peer;
 	if (h->h.msgno + 1 == nhs->next_msgno &&
 	    !crypto_memneq(mac1, nhs->last_read_mac1, NOISE_MAC_LEN)) {
 		/* a duplicate: our reply was lost, or it crossed the copy */
-		if (noise_hs_resend_due(nhs->last_sent_at))
-			noise_hs_send_last(nhs);
+		if (noise_glue_resend_due(nhs->last_sent_at))
+			noise_glue_send_last(nhs);
 		else
 			noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 		return;
@@ -876,26 +877,26 @@ static void noise_hs_continue(struct noise_device *nd, struct sk_buff *skb)
 	    (!(h->h.msgno & 1) && !peer))
 		goto drop;
 	/* Ours: a responder's message, MAC1 keyed by its key; before any DH. */
-	if (!(h->h.msgno & 1) && !noise_hs_ident(nd)->proto.framing &&
+	if (!(h->h.msgno & 1) && !noise_glue_ident(nd)->proto.framing &&
 	    !noise_cookie_maker_mac1_ok(&peer->cookie, skb->data,
 					skb->len - sizeof(struct noise_msg_macs))) {
 		noise_count_drop(nd, peer, NOISE_DROP_MAC1);
 		return;
 	}
-	if (noise_hs_read(nhs, skb))
+	if (noise_glue_read(nhs, skb))
 		goto drop;
-	if (!peer && nhs->found && noise_hs_bind(nhs, nhs->found)) {
-		noise_hs_free(nhs);
+	if (!peer && nhs->found && noise_glue_bind(nhs, nhs->found)) {
+		noise_glue_free(nhs);
 		goto drop;
 	}
-	noise_hs_advance(nhs, true);
+	noise_glue_advance(nhs, true);
 	return;
 drop:
 	noise_count_drop(nd, peer, NOISE_DROP_HANDSHAKE);
 }
 
 /**
- * noise_hs_process() - handle one received handshake message.
+ * noise_glue_process() - handle one received handshake message.
  * @nd: the device.
  * @skb: the message, linear, type and length checked; MAC1 (and under
  *	load MAC2 and the rate limiter) checked (receive.c); dropped when
@@ -903,11 +904,11 @@ drop:
  *
  * Context: process, hs_lock held.
  */
-void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
+void noise_glue_process(struct noise_device *nd, struct sk_buff *skb)
 {
 	const struct noise_msg_handshake *h = (const void *)skb->data;
 
-	struct noise_identity *id = noise_hs_ident(nd);
+	struct noise_identity *id = noise_glue_ident(nd);
 
 	lockdep_assert_held(&nd->hs_lock);
 	/* Its type and length were checked for the protocol of that time. */
@@ -916,16 +917,16 @@ void noise_hs_process(struct noise_device *nd, struct sk_buff *skb)
 	else if (!id->has_key)
 		noise_count_drop(nd, NULL, NOISE_DROP_HANDSHAKE);
 	else if (h->h.msgno == 1)
-		noise_hs_begin(nd, skb);
+		noise_glue_begin(nd, skb);
 	else
-		noise_hs_continue(nd, skb);
+		noise_glue_continue(nd, skb);
 }
 
 /*
  * A session was made after the last noise_peer_want_handshake(): the want is answered
  * (packets sent on the old session while the handshake ran asked again).
  */
-static bool noise_hs_want_answered(struct noise_peer *peer)
+static bool noise_glue_want_answered(struct noise_peer *peer)
 {
 	u64 wanted = READ_ONCE(peer->hs_wanted);
 	struct noise_keypair *cur, *next;
@@ -942,11 +943,11 @@ static bool noise_hs_want_answered(struct noise_peer *peer)
 
 /*
  * We sent the final message of a handshake and the peer has not used the
- * session yet: the final message is being resent (noise_hs_retransmit()),
+ * session yet: the final message is being resent (noise_glue_retransmit()),
  * so the handshake is still in progress. A new one now would race it (and
  * replace the session the peer is about to confirm).
  */
-static bool noise_hs_final_pending(struct noise_peer *peer)
+static bool noise_glue_final_pending(struct noise_peer *peer)
 {
 	struct noise_keypair *next;
 	bool pending;
@@ -963,33 +964,33 @@ static bool noise_hs_final_pending(struct noise_peer *peer)
 }
 
 /* Start a handshake with @peer as initiator. */
-static void noise_hs_initiate(struct noise_peer *peer)
+static void noise_glue_initiate(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
-	struct noise_hs *nhs;
+	struct noise_glue_hs *nhs;
 
-	if (!noise_hs_ident(nd)->has_key || !peer->ss_ok || READ_ONCE(peer->dead) ||
-	    !READ_ONCE(peer->endpoint.addr.sa_family) || noise_hs_want_answered(peer))
+	if (!noise_glue_ident(nd)->has_key || !peer->ss_ok || READ_ONCE(peer->dead) ||
+	    !READ_ONCE(peer->endpoint.addr.sa_family) || noise_glue_want_answered(peer))
 		return;
 	if (peer->hs && !time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))
 		return;
-	if (noise_hs_final_pending(peer))
+	if (noise_glue_final_pending(peer))
 		return;
 	if (peer->last_sent_handshake &&
 	    !time_after(jiffies, peer->last_sent_handshake + NOISE_MIN_HS_INTERVAL))
 		return;
-	nhs = noise_hs_new(nd, peer, NOISE_INITIATOR);
+	nhs = noise_glue_new(nd, peer, NOISE_INITIATOR);
 	if (!nhs)
 		return;
 	if (peer->hs)
-		noise_hs_free(peer->hs);
+		noise_glue_free(peer->hs);
 	peer->hs = nhs;
-	if (noise_hs_write(nhs)) {
+	if (noise_glue_write(nhs)) {
 		peer->hs = NULL;
-		noise_hs_free(nhs);
+		noise_glue_free(nhs);
 		return;
 	}
-	noise_hs_send_last(nhs);
+	noise_glue_send_last(nhs);
 	noise_count_cookie(nd, peer, NOISE_CE_INITIATION);
 	atomic64_set(&peer->last_attempt, ktime_get_real_ns());
 }
@@ -998,7 +999,7 @@ static void noise_hs_initiate(struct noise_peer *peer)
  * Nothing asked for a handshake for REKEY_ATTEMPT_TIME and none succeeded:
  * stop trying, drop what waited for it; the next packet starts over.
  */
-static void noise_hs_give_up(struct noise_peer *peer)
+static void noise_glue_give_up(struct noise_peer *peer)
 {
 	struct sk_buff *skb;
 
@@ -1017,33 +1018,33 @@ static void noise_hs_give_up(struct noise_peer *peer)
  * key and timestamp) that keeps the old one's start and retry count, so
  * the retry limits and REKEY_TIMEOUT run on as for a resend.
  */
-static bool noise_hs_initiate_again(struct noise_peer *peer, struct noise_hs *old)
+static bool noise_glue_initiate_again(struct noise_peer *peer, struct noise_glue_hs *old)
 {
-	const struct noise_framing_ops *f = noise_hs_ident(peer->nd)->proto.framing;
-	struct noise_hs *nhs;
+	const struct noise_framing_ops *f = noise_glue_ident(peer->nd)->proto.framing;
+	struct noise_glue_hs *nhs;
 
 	if (!f || !f->fresh_retry || old->role != NOISE_INITIATOR || old->next_msgno != 2)
 		return false;
-	nhs = noise_hs_new(peer->nd, peer, NOISE_INITIATOR);
+	nhs = noise_glue_new(peer->nd, peer, NOISE_INITIATOR);
 	if (!nhs)
 		return false;
-	if (noise_hs_write(nhs)) {
-		noise_hs_free(nhs);
+	if (noise_glue_write(nhs)) {
+		noise_glue_free(nhs);
 		return false;
 	}
 	nhs->started = old->started;
 	nhs->retries = old->retries;
 	peer->hs = nhs;
-	noise_hs_free(old);
-	noise_hs_send_last(nhs);
+	noise_glue_free(old);
+	noise_glue_send_last(nhs);
 	atomic64_set(&peer->last_attempt, ktime_get_real_ns());
 	return true;
 }
 
 /* Retransmission of the last message, or of an unconfirmed final one. */
-static void noise_hs_retransmit(struct noise_peer *peer)
+static void noise_glue_retransmit(struct noise_peer *peer)
 {
-	struct noise_hs *nhs = peer->hs;
+	struct noise_glue_hs *nhs = peer->hs;
 	struct noise_keypair *next;
 	bool final, initiator = false;
 	u64 birth = 0;
@@ -1053,9 +1054,9 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 			return;
 		if (nhs->retries++ < NOISE_HS_MAX_RETRANSMITS) {
 			noise_count_cookie(peer->nd, peer, NOISE_CE_HS_RESENT);
-			if (noise_hs_initiate_again(peer, nhs))
+			if (noise_glue_initiate_again(peer, nhs))
 				return;		/* nhs is gone */
-			noise_hs_send_last(nhs);
+			noise_glue_send_last(nhs);
 			if (nhs->role == NOISE_INITIATOR && nhs->next_msgno == 2)
 				atomic64_set(&peer->last_attempt, ktime_get_real_ns());
 			return;
@@ -1066,9 +1067,9 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 					  noise_scaled(NOISE_REKEY_ATTEMPT_TIME)))
 				set_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags);
 			else
-				noise_hs_give_up(peer);
+				noise_glue_give_up(peer);
 		}
-		noise_hs_free(nhs);
+		noise_glue_free(nhs);
 		return;
 	}
 	rcu_read_lock_bh();
@@ -1089,7 +1090,7 @@ static void noise_hs_retransmit(struct noise_peer *peer)
 	    peer->final_retries > NOISE_HS_MAX_RETRANSMITS)
 		return;
 	if (peer->final_retries++ < NOISE_HS_MAX_RETRANSMITS) {
-		noise_hs_send_final(peer, initiator);
+		noise_glue_send_final(peer, initiator);
 		noise_count_cookie(peer->nd, peer, NOISE_CE_HS_RESENT);
 		noise_timers_hs_sent(peer);
 	} else if (time_after64(READ_ONCE(peer->hs_wanted), birth)) {
@@ -1103,36 +1104,36 @@ static void noise_hs_retransmit(struct noise_peer *peer)
  * material goes too, unless a session was made since (the timer runs
  * again) or a handshake began less than REKEY_TIMEOUT ago (it is live).
  */
-static void noise_hs_zero(struct noise_peer *peer)
+static void noise_glue_zero(struct noise_peer *peer)
 {
 	if (timer_pending(&peer->timer_zero_keys))
 		return;
 	if (peer->hs && time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT)) {
-		noise_hs_free(peer->hs);
+		noise_glue_free(peer->hs);
 		peer->hs = NULL;
 	}
-	noise_hs_forget_final(peer);
+	noise_glue_forget_final(peer);
 }
 
 /**
- * noise_hs_peer_work() - a peer's handshake chores (hs_work).
+ * noise_glue_peer_work() - a peer's handshake chores (hs_work).
  * @work: peer->hs_work.
  *
  * Starts a handshake when one is wanted, retransmits, and sends the
  * netlink notifications that cannot be sent from softirq.
  * Context: process (the device's handshake workqueue).
  */
-void noise_hs_peer_work(struct work_struct *work)
+void noise_glue_peer_work(struct work_struct *work)
 {
 	struct noise_peer *peer = container_of(work, struct noise_peer, hs_work);
 	struct noise_device *nd = peer->nd;
 
 	mutex_lock(&nd->hs_lock);
 	if (test_and_clear_bit(NOISE_PEER_ZERO_KEYS, &peer->flags))
-		noise_hs_zero(peer);
-	noise_hs_retransmit(peer);
+		noise_glue_zero(peer);
+	noise_glue_retransmit(peer);
 	if (test_and_clear_bit(NOISE_PEER_WANT_HANDSHAKE, &peer->flags))
-		noise_hs_initiate(peer);
+		noise_glue_initiate(peer);
 	mutex_unlock(&nd->hs_lock);
 	if (test_and_clear_bit(NOISE_PEER_HANDSHAKE_DONE, &peer->flags))
 		peer->nd->peer_event(peer, NOISE_EV_HANDSHAKE);
@@ -1142,20 +1143,20 @@ void noise_hs_peer_work(struct work_struct *work)
 }
 
 /* Context: process, hs_lock held. */
-void noise_hs_clear_peer(struct noise_peer *peer)
+void noise_glue_clear_peer(struct noise_peer *peer)
 {
 	lockdep_assert_held(&peer->nd->hs_lock);
-	noise_hs_free(peer->hs);
+	noise_glue_free(peer->hs);
 	peer->hs = NULL;
-	noise_hs_forget_final(peer);
+	noise_glue_forget_final(peer);
 }
 
 /* Context: process, hs_lock held. */
-void noise_hs_clear_anon(struct noise_device *nd)
+void noise_glue_clear_anon(struct noise_device *nd)
 {
-	struct noise_hs *nhs, *tmp;
+	struct noise_glue_hs *nhs, *tmp;
 
 	lockdep_assert_held(&nd->hs_lock);
 	list_for_each_entry_safe(nhs, tmp, &nd->anon, anon_node)
-		noise_hs_free(nhs);
+		noise_glue_free(nhs);
 }
