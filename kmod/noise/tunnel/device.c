@@ -55,11 +55,6 @@ static void noise_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *
 	st->rx_frame_errors = s.drops[NOISE_DROP_BAD_TYPE];
 }
 
-struct noise_device *noise_device_from_netdev(struct net_device *dev)
-{
-	return dev && dev->rtnl_link_ops == &noise_link_ops ? netdev_priv(dev) : NULL;
-}
-
 /* --------------------------- net_device ----------------------------- */
 
 #ifdef NOISE_TESTING

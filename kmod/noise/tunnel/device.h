@@ -275,6 +275,5 @@ bool noise_rx_under_load(struct noise_device *nd);
 int noise_tunnel_init(void);
 void noise_tunnel_exit(void);
 extern struct rtnl_link_ops noise_link_ops;
-struct noise_device *noise_device_from_netdev(struct net_device *dev);
 
 #endif /* _NOISE_TUNNEL_DEVICE_H */

@@ -292,24 +292,6 @@ int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 }
 EXPORT_SYMBOL_NS_GPL(noise_device_set_private_key, NOISE_INTERNAL);
 
-void noise_device_get_public_key(struct noise_device *nd, u8 *out, unsigned int *len)
-{
-	struct noise_identity *id = noise_ident(nd);
-
-	*len = id->has_key ? id->proto.info.dh_len : 0;
-	memcpy(out, id->public_key, *len);
-}
-
-const char *noise_device_protocol(struct noise_device *nd)
-{
-	return noise_ident(nd)->proto.name;
-}
-
-unsigned int noise_tunnel_dh_len(struct noise_device *nd)
-{
-	return noise_ident(nd)->proto.info.dh_len;
-}
-
 /**
  * noise_device_set_listen_port() - change the port.
  * @nd: the device (RTNL and conf_lock held).
@@ -342,11 +324,6 @@ int noise_device_set_listen_port(struct noise_device *nd, u16 port)
 	return err;
 }
 
-u16 noise_device_listen_port(struct noise_device *nd)
-{
-	return READ_ONCE(nd->listen_port);
-}
-
 void noise_device_set_fwmark(struct noise_device *nd, u32 mark)
 {
 	struct noise_peer *peer;
@@ -362,11 +339,6 @@ void noise_device_set_fwmark(struct noise_device *nd, u32 mark)
 		WRITE_ONCE(sk->sk_mark, mark);
 	list_for_each_entry(peer, &nd->peer_list, list)
 		dst_cache_reset(&peer->endpoint_cache);
-}
-
-u32 noise_device_fwmark(struct noise_device *nd)
-{
-	return READ_ONCE(nd->fwmark);
 }
 
 /**

@@ -17,14 +17,8 @@ struct noise_identity;
 int noise_device_set_protocol(struct noise_device *nd, const char *name,
 			      struct netlink_ext_ack *extack);
 int noise_device_set_private_key(struct noise_device *nd, const u8 *key);
-void noise_device_get_public_key(struct noise_device *nd, u8 *out,
-				 unsigned int *len);
-const char *noise_device_protocol(struct noise_device *nd);
-unsigned int noise_tunnel_dh_len(struct noise_device *nd);
 int noise_device_set_listen_port(struct noise_device *nd, u16 port);
-u16 noise_device_listen_port(struct noise_device *nd);
 void noise_device_set_fwmark(struct noise_device *nd, u32 mark);
-u32 noise_device_fwmark(struct noise_device *nd);
 
 /* A set request's identity change in two steps (netlink_set.c). */
 struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
