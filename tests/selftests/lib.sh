@@ -420,8 +420,8 @@ nt_ns() {	# nt_ns 1|2: the namespace of that side
 
 # nt_x SIDE CMD...: run CMD in that side's namespace
 nt_x() {
-	local ns
-	ns=$(nt_ns "$1")
+	local ns=$NT_NS2
+	[ "$1" = 1 ] && ns=$NT_NS1
 	shift
 	ip netns exec "$ns" "$@"
 }
@@ -464,8 +464,8 @@ nt_stream_start() {
 
 # nt_ctl SIDE ARGS...: noisectl in that side's namespace
 nt_ctl() {
-	local ns
-	ns=$(nt_ns "$1")
+	local ns=$NT_NS2
+	[ "$1" = 1 ] && ns=$NT_NS1
 	shift
 	ip netns exec "$ns" "$NOISECTL" "$@"
 }

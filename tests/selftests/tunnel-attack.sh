@@ -104,38 +104,58 @@ at_q() {
 	[[ "$r" != error:* ]]
 }
 
-# at_snap: one look at both sides: a line "S ..." with what no attack may
-# move (each side's endpoint of the other, sessions made, latest
-# handshake), then "side.drop_x=N" for every non-zero drop counter.
+# Every process started in the guest costs a few tenths of a second under
+# load (UML, a debug kernel): a look at both sides is two noisectl and one
+# jq, and the rest below is done in the shell.
+#
+# at_snap VAR: one look at both sides, into VAR: "side.drop_x=N" for every
+# non-zero receive-side drop counter (drop_no_peer: a packet of the
+# device's own, IPv6 router solicitations, to no peer), then a line
+# "S ..." with what no attack may move (each side's endpoint of the other,
+# sessions made, latest handshake).
 at_snap() {
-	local s pub j st=""
-	for s in 1 2; do
-		pub=$NT_PUB2
-		[ "$s" = 2 ] && pub=$NT_PUB1
-		j=$(nt_ctl "$s" show "$NT_DEV" --json) || return 1
-		st+=$(echo "$j" | jq -r --arg k "$pub" '.peers[] | select(.public_key == $k) |
-			"\(.endpoint) \(.stats.handshakes) \(.latest_handshake_ns) "')
-		# Receive-side reasons only (drop_no_peer: a packet of the
-		# device's own, IPv6 router solicitations, to no peer).
-		echo "$j" | jq -r --arg s "$s" '.stats | to_entries[] |
+	local r
+	r=$({ nt_ctl 1 show "$NT_DEV" --json && nt_ctl 2 show "$NT_DEV" --json; } |
+		jq -rs --arg k1 "$NT_PUB2" --arg k2 "$NT_PUB1" '
+		if length != 2 then error("want both sides") else . end |
+		(to_entries[] | (.key + 1) as $s | .value.stats | to_entries[] |
 			select((.key | startswith("drop")) and .key != "drop_no_peer" and
-			.value > 0) | "\($s).\(.key)=\(.value)"'
-	done
-	echo "S $st"
+			.value > 0) | "\($s).\(.key)=\(.value)"),
+		"S " + ([[.[0], $k1], [.[1], $k2] | .[1] as $k | .[0].peers[] |
+			select(.public_key == $k) |
+			"\(.endpoint) \(.stats.handshakes) \(.latest_handshake_ns) "] | join(""))')
+	[[ "$r" == *"S "* ]] || return 1
+	printf -v "$1" '%s' "$r"
 }
 
-# at_delta BEFORE AFTER: the counters that grew, "name+N" (space-separated).
+# at_delta BEFORE AFTER: AT_DELTA, the counters that grew ("name+N",
+# space-separated), and AT_GOT, the sum of the growths.
 at_delta() {
-	awk -F= 'NR == FNR { b[$1] = $2; next } NF == 2 && $2 > b[$1] + 0 {
-		printf "%s+%d ", $1, $2 - b[$1] }' <(echo "$1") <(echo "$2")
+	local -A b=()
+	local l k n
+	AT_DELTA="" AT_GOT=0
+	while IFS= read -r l; do
+		[[ "$l" == *=* ]] && b[${l%%=*}]=${l#*=}
+	done <<< "$1"
+	while IFS= read -r l; do
+		[[ "$l" == *=* ]] || continue
+		k=${l%%=*}
+		n=$((${l#*=} - ${b[$k]:-0}))
+		[ $n -gt 0 ] || continue
+		AT_DELTA+="$k+$n "
+		AT_GOT=$((AT_GOT + n))
+	done <<< "$2"
 }
 
-at_dsum() {	# at_dsum DELTA: the sum of the growths
-	echo "$1" | tr ' ' '\n' | awk -F+ 'NF == 2 { n += $2 } END { print n + 0 }'
-}
-
-at_events() {	# events both monitors printed so far
-	cat "$st_tmp/mon-1" "$st_tmp/mon-2" 2> /dev/null | grep -c .
+at_events() {	# AT_EV: the events both monitors printed so far
+	local f l
+	AT_EV=0
+	for f in "$st_tmp/mon-1" "$st_tmp/mon-2"; do
+		[ -f "$f" ] || continue
+		while IFS= read -r l || [ -n "$l" ]; do
+			[ -z "$l" ] || AT_EV=$((AT_EV + 1))
+		done < "$f"
+	done
 }
 
 # at_attack NAME MAXANS DROPS CMD...: CMD sends the attack and prints how
@@ -159,24 +179,26 @@ at_attack() {
 # at_attack_once: at_attack's one try; 2 if a rekey came meanwhile.
 at_attack_once() {
 	local name=$1 maxans=$2 want=$3 s0 s1 ev0 ev1 first tried delta got end
-	local ans rekey before rc=0
+	local ans rekey before rc=0 t0=$EPOCHREALTIME
 	shift 3
 	# The mark first: a rekey while the snapshot is read (each side's
 	# show takes a while in a loaded guest) must fall in the window.
 	first=$(at_q mark) && before=$(at_q mark-ago 3) || return 1
-	s0=$(at_snap) || return 1
-	ev0=$(at_events)
+	at_snap s0 || return 1
+	at_events
+	ev0=$AT_EV
 	tried=$("$@") || { echo "$name: the attack itself failed"; return 1; }
 	[ "$want" = all ] && want=$tried
 	end=$((SECONDS + 20))
 	while :; do
 		st_nap 0.3
-		s1=$(at_snap) || return 1
-		delta=$(at_delta "$s0" "$s1")
-		got=$(at_dsum "$delta")
+		at_snap s1 || return 1
+		at_delta "$s0" "$s1"
+		delta=$AT_DELTA got=$AT_GOT
 		[ "$got" -ge "$want" ] || [ $SECONDS -ge $end ] && break
 	done
-	ev1=$(at_events)
+	at_events
+	ev1=$AT_EV
 	# What the sides sent since the attack began, but the stream and
 	# its keepalives: to anywhere but each other, handshake messages and
 	# cookie replies.
@@ -187,7 +209,7 @@ at_attack_once() {
 		 $(at_q count "$before" "$NT_ADDR2" "$NT_ADDR1" m1)))
 	echo "attack $name: tried $tried, counted $got (${delta:-none}), state changes" \
 		"$([ "${s0##*S }" = "${s1##*S }" ] && echo 0 || echo 1), events $((ev1 - ev0))," \
-		"answers $ans" | tee -a "$AT_LOG"
+		"answers $ans; $(at_since "$t0") s" | tee -a "$AT_LOG"
 	[ "$rekey" = 0 ] || return 2
 	[ "${s0##*S }" = "${s1##*S }" ] ||
 		echo "$name: before ${s0##*S }; after ${s1##*S }" | tee -a "$AT_LOG"
@@ -197,6 +219,10 @@ at_attack_once() {
 	[ "${ans%% *}" -le "$maxans" ] ||
 		{ echo "$name: ${ans%% *} datagrams in answer, want <= $maxans"; rc=1; }
 	return $rc
+}
+
+at_since() {	# at_since T0: seconds since $EPOCHREALTIME was T0, one decimal
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'
 }
 
 at_log() {
