@@ -135,6 +135,14 @@ static inline u16 mlkem_reduce(u32 a)
 	return mlkem_csubq(a - t * Q);
 }
 
+/* Any 32-bit @a: a value congruent to @a mod q, in [0, 2q). */
+static inline u16 mlkem_reduce_lazy(u32 a)
+{
+	u32 t = (u32)(((u64)a * 1290167) >> 32);
+
+	return (u16)(a - t * Q);
+}
+
 static inline u16 mlkem_mul(u16 a, u16 b)
 {
 	return mlkem_reduce((u32)a * b);
@@ -150,7 +158,14 @@ static inline u16 mlkem_sub(u16 a, u16 b)
 	return mlkem_csubq((u32)a + Q - b);
 }
 
-/* NTT (FIPS 203, algorithm 9), in place. */
+/*
+ * NTT (FIPS 203, algorithm 9), in place, from coefficients below q. The
+ * butterflies leave out the conditional subtractions: with t congruent
+ * to zeta f[j + len] and below 2q (mlkem_reduce_lazy(), any 32-bit
+ * input), f[j] + t and f[j] + 2q - t raise the bound by 2q per layer, so
+ * every value stays below 15q < 2^16 over the seven layers. One pass at
+ * the end brings the result back to [0, q).
+ */
 static void mlkem_ntt(u16 f[N])
 {
 	unsigned int len, start, j, i = 1;
@@ -160,47 +175,80 @@ static void mlkem_ntt(u16 f[N])
 		for (start = 0; start < N; start += 2 * len) {
 			zeta = mlkem_zetas[i++];
 			for (j = start; j < start + len; j++) {
-				t = mlkem_mul(zeta, f[j + len]);
-				f[j + len] = mlkem_sub(f[j], t);
-				f[j] = mlkem_add(f[j], t);
+				t = mlkem_reduce_lazy((u32)zeta * f[j + len]);
+				f[j + len] = f[j] + 2 * Q - t;
+				f[j] = f[j] + t;
 			}
 		}
 	}
+	for (j = 0; j < N; j++)
+		f[j] = mlkem_reduce(f[j]);
 }
 
-/* NTT^-1 (FIPS 203, algorithm 10), in place. */
+/*
+ * NTT^-1 (FIPS 203, algorithm 10), in place, values below q throughout;
+ * the difference f[j + len] - f[j] is taken as f[j + len] + q - f[j]
+ * (below 2q) and reduced by the multiplication by zeta. The last layer
+ * (len = 128, zeta = 1729) also multiplies by 128^-1 = 3303: 1652 is
+ * 1729 * 3303 mod q.
+ */
 static void mlkem_invntt(u16 f[N])
 {
 	unsigned int len, start, j, i = 127;
 	u16 zeta, t;
 
-	for (len = 2; len <= 128; len *= 2) {
+	for (len = 2; len <= 64; len *= 2) {
 		for (start = 0; start < N; start += 2 * len) {
 			zeta = mlkem_zetas[i--];
 			for (j = start; j < start + len; j++) {
 				t = f[j];
 				f[j] = mlkem_add(t, f[j + len]);
-				f[j + len] = mlkem_mul(zeta, mlkem_sub(f[j + len], t));
+				f[j + len] = mlkem_reduce((u32)zeta *
+							  (f[j + len] + Q - t));
 			}
 		}
 	}
-	for (j = 0; j < N; j++)
-		f[j] = mlkem_mul(f[j], 3303);	/* 128^-1 mod q */
+	for (j = 0; j < N / 2; j++) {
+		t = f[j];
+		f[j] = mlkem_reduce((u32)3303 * (t + f[j + 128]));
+		f[j + 128] = mlkem_reduce((u32)1652 * (f[j + 128] + Q - t));
+	}
 }
 
-/* @r += @a * @b in the NTT domain (MultiplyNTTs, FIPS 203 algorithm 11). */
-static void mlkem_basemul_acc(u16 r[N], const u16 a[N], const u16 b[N])
+/*
+ * @r += @a * @b in the NTT domain (MultiplyNTTs, FIPS 203 algorithm 11),
+ * @r not reduced: each call adds less than 2q^2 per coefficient, so up to
+ * k = 4 calls on a zeroed @r stay below 8q^2 + q < 2^32 and one
+ * mlkem_acc_reduce() at the end suffices.
+ */
+static void mlkem_basemul_acc(u32 r[N], const u16 a[N], const u16 b[N])
 {
 	unsigned int i;
-	u32 c0, c1;
 
 	for (i = 0; i < N / 2; i++) {
-		c0 = (u32)a[2 * i] * b[2 * i] +
-		     (u32)mlkem_mul(a[2 * i + 1], b[2 * i + 1]) * mlkem_gammas[i];
-		c1 = (u32)a[2 * i] * b[2 * i + 1] + (u32)a[2 * i + 1] * b[2 * i];
-		r[2 * i] = mlkem_add(r[2 * i], mlkem_reduce(c0));
-		r[2 * i + 1] = mlkem_add(r[2 * i + 1], mlkem_reduce(c1));
+		r[2 * i] += (u32)a[2 * i] * b[2 * i] +
+			    (u32)mlkem_mul(a[2 * i + 1], b[2 * i + 1]) * mlkem_gammas[i];
+		r[2 * i + 1] += (u32)a[2 * i] * b[2 * i + 1] +
+				(u32)a[2 * i + 1] * b[2 * i];
 	}
+}
+
+/* @r = @f (below q) as the start of a sum of mlkem_basemul_acc(). */
+static void mlkem_acc_init(u32 r[N], const u16 *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < N; i++)
+		r[i] = f ? f[i] : 0;
+}
+
+/* @f = @r mod q. */
+static void mlkem_acc_reduce(u16 f[N], const u32 r[N])
+{
+	unsigned int i;
+
+	for (i = 0; i < N; i++)
+		f[i] = mlkem_reduce(r[i]);
 }
 
 static void mlkem_poly_add(u16 r[N], const u16 a[N])
@@ -386,10 +434,12 @@ static void mlkem_pke_keygen(const struct mlkem_params *p, u8 *ek, u8 *dk_pke,
 		/* t^[i] = e^[i] + sum_j A^[i, j] s^[j] */
 		mlkem_sample_cbd2(acc, w, sigma, p->k + i);
 		mlkem_ntt(acc);
+		mlkem_acc_init(w->acc, acc);
 		for (j = 0; j < p->k; j++) {
 			mlkem_sample_ntt(tmp, w, rho, j, i);
-			mlkem_basemul_acc(acc, tmp, w->poly[j]);
+			mlkem_basemul_acc(w->acc, tmp, w->poly[j]);
 		}
+		mlkem_acc_reduce(acc, w->acc);
 		mlkem_encode(ek + i * POLY_BYTES, acc, 12);
 	}
 	memcpy(ek + p->k * POLY_BYTES, rho, 32);
@@ -404,11 +454,12 @@ static void mlkem_pke_encrypt_u(const struct mlkem_params *p, u8 *ct,
 	unsigned int i, j;
 
 	for (i = 0; i < p->k; i++) {
-		memset(acc, 0, sizeof(w->poly[0]));
+		mlkem_acc_init(w->acc, NULL);
 		for (j = 0; j < p->k; j++) {
 			mlkem_sample_ntt(tmp, w, rho, i, j);	/* A^[j, i] */
-			mlkem_basemul_acc(acc, tmp, w->poly[j]);
+			mlkem_basemul_acc(w->acc, tmp, w->poly[j]);
 		}
+		mlkem_acc_reduce(acc, w->acc);
 		mlkem_invntt(acc);
 		mlkem_sample_cbd2(tmp, w, r, p->k + i);
 		mlkem_poly_add(acc, tmp);
@@ -430,11 +481,12 @@ static void mlkem_pke_encrypt(const struct mlkem_params *p, u8 *ct, const u8 *ek
 	}
 	mlkem_pke_encrypt_u(p, ct, ek + p->k * POLY_BYTES, r, w);
 	/* v = NTT^-1(t^^T y^) + e2 + mu */
-	memset(acc, 0, sizeof(w->poly[0]));
+	mlkem_acc_init(w->acc, NULL);
 	for (i = 0; i < p->k; i++) {
 		mlkem_decode12(tmp, ek + i * POLY_BYTES);
-		mlkem_basemul_acc(acc, tmp, w->poly[i]);
+		mlkem_basemul_acc(w->acc, tmp, w->poly[i]);
 	}
+	mlkem_acc_reduce(acc, w->acc);
 	mlkem_invntt(acc);
 	mlkem_sample_cbd2(tmp, w, r, 2 * p->k);
 	mlkem_poly_add(acc, tmp);
@@ -451,13 +503,14 @@ static void mlkem_pke_decrypt(const struct mlkem_params *p, u8 m[32],
 	u16 *acc = w->poly[0], *u = w->poly[1], *s = w->poly[2];
 	unsigned int i;
 
-	memset(acc, 0, sizeof(w->poly[0]));
+	mlkem_acc_init(w->acc, NULL);
 	for (i = 0; i < p->k; i++) {
 		mlkem_decode_decompress(u, ct + i * 32 * p->du, p->du);
 		mlkem_ntt(u);
 		mlkem_decode12(s, dk_pke + i * POLY_BYTES);
-		mlkem_basemul_acc(acc, s, u);
+		mlkem_basemul_acc(w->acc, s, u);
 	}
+	mlkem_acc_reduce(acc, w->acc);
 	mlkem_invntt(acc);
 	mlkem_decode_decompress(u, ct + p->k * 32 * p->du, p->dv);
 	for (i = 0; i < N; i++)

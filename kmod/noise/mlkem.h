@@ -42,12 +42,13 @@ enum noise_mlkem_param {
 #define NOISE_MLKEM_MAX_CT_SIZE NOISE_MLKEM1024_CT_SIZE
 
 /**
- * struct noise_mlkem_work - scratch space of one ML-KEM call (about 5 KiB).
+ * struct noise_mlkem_work - scratch space of one ML-KEM call (about 6 KiB).
  * Private to mlkem.c; callers only provide it (embedded, or allocated once
  * outside the hot path) and must not share one between concurrent calls.
  */
 struct noise_mlkem_work {
 	u16 poly[NOISE_MLKEM_MAX_K + 2][NOISE_MLKEM_N];
+	u32 acc[NOISE_MLKEM_N];
 	u8 ct[NOISE_MLKEM_MAX_CT_SIZE];
 	u8 buf[NOISE_SHAKE128_RATE];
 	u8 g_in[2 * 32 + 1];
