@@ -10,9 +10,12 @@
  * (exact over the range used), never with a division instruction, whose
  * time depends on its operands on many CPUs.
  *
- * Memory: the matrix A is never stored; each entry is sampled when it is
- * needed and multiplied in at once, so a call needs k + 2 polynomials of
- * the caller's work area (struct noise_mlkem_work), not k^2.
+ * Memory: the matrix A is not stored by default; each entry is sampled
+ * when it is needed and multiplied in at once, so a call needs k + 2
+ * polynomials of the caller's work area (struct noise_mlkem_work), not
+ * k^2. A caller that decapsulates with the key pair it generated may
+ * keep A (struct noise_mlkem_matrix) from KeyGen for Decaps's
+ * re-encryption, which then samples none of it again.
  *
  * Public data may steer branches: the encapsulation key (its modulus
  * check, rejection sampling from rho), lengths, and the result of the
@@ -413,9 +416,13 @@ static void mlkem_sample_cbd2(u16 f[N], struct noise_mlkem_work *w,
 	}
 }
 
-/* K-PKE.KeyGen (algorithm 13): ek = t^ || rho, @dk_pke = s^. */
+/*
+ * K-PKE.KeyGen (algorithm 13): ek = t^ || rho, @dk_pke = s^; A^ into @a
+ * when it is not NULL.
+ */
 static void mlkem_pke_keygen(const struct mlkem_params *p, u8 *ek, u8 *dk_pke,
-			     const u8 d[32], struct noise_mlkem_work *w)
+			     const u8 d[32], struct noise_mlkem_matrix *a,
+			     struct noise_mlkem_work *w)
 {
 	u16 *acc = w->poly[p->k], *tmp = w->poly[p->k + 1];
 	const u8 *rho = w->g_out, *sigma = w->g_out + 32;
@@ -436,7 +443,9 @@ static void mlkem_pke_keygen(const struct mlkem_params *p, u8 *ek, u8 *dk_pke,
 		mlkem_ntt(acc);
 		mlkem_acc_init(w->acc, acc);
 		for (j = 0; j < p->k; j++) {
-			mlkem_sample_ntt(tmp, w, rho, j, i);
+			if (a)
+				tmp = a->a[i * p->k + j];
+			mlkem_sample_ntt(tmp, w, rho, j, i);	/* A^[i, j] */
 			mlkem_basemul_acc(w->acc, tmp, w->poly[j]);
 		}
 		mlkem_acc_reduce(acc, w->acc);
@@ -445,19 +454,29 @@ static void mlkem_pke_keygen(const struct mlkem_params *p, u8 *ek, u8 *dk_pke,
 	memcpy(ek + p->k * POLY_BYTES, rho, 32);
 }
 
-/* K-PKE.Encrypt's u = NTT^-1(A^^T y^) + e1, compressed into @ct. */
+/*
+ * K-PKE.Encrypt's u = NTT^-1(A^^T y^) + e1, compressed into @ct; A^ from
+ * @a when it is not NULL, else sampled from rho.
+ */
 static void mlkem_pke_encrypt_u(const struct mlkem_params *p, u8 *ct,
 				const u8 *rho, const u8 r[32],
+				const struct noise_mlkem_matrix *a,
 				struct noise_mlkem_work *w)
 {
 	u16 *acc = w->poly[p->k], *tmp = w->poly[p->k + 1];
+	const u16 *aji;
 	unsigned int i, j;
 
 	for (i = 0; i < p->k; i++) {
 		mlkem_acc_init(w->acc, NULL);
 		for (j = 0; j < p->k; j++) {
-			mlkem_sample_ntt(tmp, w, rho, i, j);	/* A^[j, i] */
-			mlkem_basemul_acc(w->acc, tmp, w->poly[j]);
+			if (a) {
+				aji = a->a[j * p->k + i];	/* A^[j, i] */
+			} else {
+				mlkem_sample_ntt(tmp, w, rho, i, j);
+				aji = tmp;
+			}
+			mlkem_basemul_acc(w->acc, aji, w->poly[j]);
 		}
 		mlkem_acc_reduce(acc, w->acc);
 		mlkem_invntt(acc);
@@ -467,9 +486,13 @@ static void mlkem_pke_encrypt_u(const struct mlkem_params *p, u8 *ct,
 	}
 }
 
-/* K-PKE.Encrypt (algorithm 14); @ek passed the modulus check or is our own. */
+/*
+ * K-PKE.Encrypt (algorithm 14); @ek passed the modulus check or is our
+ * own, and @a, when not NULL, is the A^ of its rho.
+ */
 static void mlkem_pke_encrypt(const struct mlkem_params *p, u8 *ct, const u8 *ek,
 			      const u8 m[32], const u8 r[32],
+			      const struct noise_mlkem_matrix *a,
 			      struct noise_mlkem_work *w)
 {
 	u16 *acc = w->poly[p->k], *tmp = w->poly[p->k + 1];
@@ -479,7 +502,7 @@ static void mlkem_pke_encrypt(const struct mlkem_params *p, u8 *ct, const u8 *ek
 		mlkem_sample_cbd2(w->poly[i], w, r, i);
 		mlkem_ntt(w->poly[i]);		/* y^ */
 	}
-	mlkem_pke_encrypt_u(p, ct, ek + p->k * POLY_BYTES, r, w);
+	mlkem_pke_encrypt_u(p, ct, ek + p->k * POLY_BYTES, r, a, w);
 	/* v = NTT^-1(t^^T y^) + e2 + mu */
 	mlkem_acc_init(w->acc, NULL);
 	for (i = 0; i < p->k; i++) {
@@ -549,6 +572,7 @@ bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
 MLKEM_TESTABLE int noise_mlkem_keygen_derand(enum noise_mlkem_param param,
 					     u8 *ek, u8 *dk,
 					     const u8 seed[NOISE_MLKEM_SEED_SIZE],
+					     struct noise_mlkem_matrix *a,
 					     struct noise_mlkem_work *w)
 {
 	struct mlkem_params p;
@@ -556,7 +580,7 @@ MLKEM_TESTABLE int noise_mlkem_keygen_derand(enum noise_mlkem_param param,
 
 	if (!mlkem_params(param, &p))
 		return -EINVAL;
-	mlkem_pke_keygen(&p, ek, dk, seed, w);
+	mlkem_pke_keygen(&p, ek, dk, seed, a, w);
 	/* dk = dk_pke || ek || H(ek) || z */
 	tail = dk + p.k * POLY_BYTES;
 	memcpy(tail, ek, p.ek_size);
@@ -588,20 +612,20 @@ MLKEM_TESTABLE int noise_mlkem_encaps_derand(enum noise_mlkem_param param,
 	memcpy(w->g_in, m, 32);
 	noise_sha3_256(w->g_in + 32, ek, p.ek_size);
 	noise_sha3_512(w->g_out, w->g_in, 64);
-	mlkem_pke_encrypt(&p, ct, ek, w->g_in, w->g_out + 32, w);
+	mlkem_pke_encrypt(&p, ct, ek, w->g_in, w->g_out + 32, NULL, w);
 	memcpy(ss, w->g_out, NOISE_MLKEM_SS_SIZE);
 	memzero_explicit(w, sizeof(*w));
 	return 0;
 }
 
 int noise_mlkem_keygen(enum noise_mlkem_param param, u8 *ek, u8 *dk,
-		       struct noise_mlkem_work *w)
+		       struct noise_mlkem_matrix *a, struct noise_mlkem_work *w)
 {
 	u8 seed[NOISE_MLKEM_SEED_SIZE];
 	int err;
 
 	get_random_bytes(seed, sizeof(seed));
-	err = noise_mlkem_keygen_derand(param, ek, dk, seed, w);
+	err = noise_mlkem_keygen_derand(param, ek, dk, seed, a, w);
 	memzero_explicit(seed, sizeof(seed));
 	return err;
 }
@@ -636,7 +660,8 @@ static u8 mlkem_eq_mask(const u8 *a, const u8 *b, size_t len)
 /* Decaps after the input checks: K' or, on a mismatch, J(z || c). */
 static void mlkem_decaps_checked(const struct mlkem_params *p,
 				 u8 ss[NOISE_MLKEM_SS_SIZE], const u8 *ct,
-				 const u8 *dk, struct noise_mlkem_work *w)
+				 const u8 *dk, const struct noise_mlkem_matrix *a,
+				 struct noise_mlkem_work *w)
 {
 	const u8 *ek = dk + p->k * POLY_BYTES;
 	const u8 *h = ek + p->ek_size, *z = h + 32;
@@ -650,7 +675,7 @@ static void mlkem_decaps_checked(const struct mlkem_params *p,
 	noise_keccak_absorb(&w->xof, z, 32);
 	noise_keccak_absorb(&w->xof, ct, p->ct_size);
 	noise_keccak_squeeze(&w->xof, w->kbar, NOISE_MLKEM_SS_SIZE);
-	mlkem_pke_encrypt(p, w->ct, ek, w->g_in, w->g_out + 32, w);
+	mlkem_pke_encrypt(p, w->ct, ek, w->g_in, w->g_out + 32, a, w);
 	mask = mlkem_eq_mask(ct, w->ct, p->ct_size);
 	for (i = 0; i < NOISE_MLKEM_SS_SIZE; i++)
 		ss[i] = (w->g_out[i] & mask) | (w->kbar[i] & (u8)~mask);
@@ -658,6 +683,7 @@ static void mlkem_decaps_checked(const struct mlkem_params *p,
 
 int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 		       const u8 *ct, size_t ct_len, const u8 *dk, size_t dk_len,
+		       const struct noise_mlkem_matrix *a,
 		       struct noise_mlkem_work *w)
 {
 	struct mlkem_params p;
@@ -671,7 +697,7 @@ int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 	noise_sha3_256(w->kbar, ek, p.ek_size);
 	if (memcmp(w->kbar, ek + p.ek_size, 32))
 		goto out;
-	mlkem_decaps_checked(&p, ss, ct, dk, w);
+	mlkem_decaps_checked(&p, ss, ct, dk, a, w);
 	err = 0;
 out:
 	if (err)
