@@ -349,8 +349,8 @@ static struct noise_handshake *noise_hs_create(const struct noise_protocol *prot
 	int err;
 
 	/* hfs: e1 is written by the side that does not write ekem1. */
-	matrix = proto->kem && (proto->pattern.ekem1_msg % 2 == 0) !=
-			       (role == NOISE_INITIATOR);
+	matrix = proto->kem &&
+		 noise_pattern_sender(&proto->pattern, proto->pattern.ekem1_msg) != role;
 	hs = kzalloc(struct_size(hs, kem, proto->kem ? 1 : 0) +
 		     (matrix ? sizeof(struct noise_mlkem_matrix) : 0), gfp);
 	if (!hs)
