@@ -29,6 +29,8 @@ struct kem_ctx {
 	u8 ek2[NOISE_MLKEM_MAX_EK_SIZE];
 	u8 dk2[NOISE_MLKEM_MAX_DK_SIZE];
 	u8 ct2[NOISE_MLKEM_MAX_CT_SIZE];
+	/* A^ of each pair: Decaps re-encrypts with it, as the handshake does. */
+	struct noise_mlkem_matrix a, a2;
 	struct noise_mlkem_work w;
 };
 
@@ -36,7 +38,7 @@ static int kem_keygen(void *p)
 {
 	struct kem_ctx *k = p;
 
-	return noise_mlkem_keygen(k->param, k->ek2, k->dk2, &k->w);
+	return noise_mlkem_keygen(k->param, k->ek2, k->dk2, &k->a2, &k->w);
 }
 
 static int kem_encaps(void *p)
@@ -51,7 +53,7 @@ static int kem_decaps(void *p)
 	struct kem_ctx *k = p;
 
 	return noise_mlkem_decaps(k->param, k->ss, k->ct, k->ct_len, k->dk,
-				  k->dk_len, &k->w);
+				  k->dk_len, &k->a, &k->w);
 }
 
 static const struct {
@@ -77,7 +79,7 @@ static int kem_param(struct kem_ctx *k, enum noise_mlkem_param param,
 	k->ek_len = noise_mlkem_ek_size(param);
 	k->dk_len = noise_mlkem_dk_size(param);
 	k->ct_len = noise_mlkem_ct_size(param);
-	err = noise_mlkem_keygen(param, k->ek, k->dk, &k->w);
+	err = noise_mlkem_keygen(param, k->ek, k->dk, &k->a, &k->w);
 	if (!err)
 		err = noise_mlkem_encaps(param, k->ct, k->ss, k->ek, k->ek_len, &k->w);
 	if (err)

@@ -50,10 +50,14 @@ struct noise_hs_var {
 static_assert(NOISE_MLKEM_MAX_CT_SIZE <= NOISE_HS_KEM_PEER_MAX);
 
 /**
- * struct noise_hs_kem - the KEM state of an hfs handshake (about 10 KiB),
+ * struct noise_hs_kem - the KEM state of an hfs handshake (about 11 KiB),
  * allocated with the handshake, after it, only for hfs protocols.
  * @w: ML-KEM work area (wiped by every ML-KEM call).
  * @dk: our decapsulation key, from e1 until ekem1 is read.
+ * @a: the matrix A^ of @dk's key pair, kept from KeyGen so that Decaps
+ *	does not expand it again (public, wiped with the rest): 8 KiB after
+ *	this struct in the same allocation, only on the side that writes e1
+ *	(and so reads ekem1); NULL on the other.
  * @peer: the peer's e1 (the responder, from reading it until writing
  *	ekem1) or the received ekem1 ciphertext (the initiator, while
  *	reading it). Scratch that a failed read may leave: only
@@ -66,6 +70,7 @@ static_assert(NOISE_MLKEM_MAX_CT_SIZE <= NOISE_HS_KEM_PEER_MAX);
 struct noise_hs_kem {
 	struct noise_mlkem_work w;
 	u8 dk[NOISE_MLKEM_MAX_DK_SIZE];
+	struct noise_mlkem_matrix *a;
 	u8 peer[NOISE_HS_KEM_PEER_MAX];
 	bool has_dk;
 #ifdef NOISE_TESTING
@@ -197,6 +202,17 @@ int noise_protocol_info(const char *name, struct noise_protocol_info *info)
 }
 EXPORT_SYMBOL_GPL(noise_protocol_info);
 
+/* Wipe the KEM state, its matrix included; @a stays where it is. */
+static void noise_hs_kem_wipe(struct noise_hs_kem *kem)
+{
+	struct noise_mlkem_matrix *a = kem->a;
+
+	if (a)
+		memzero_explicit(a, sizeof(*a));
+	memzero_explicit(kem, sizeof(*kem));
+	kem->a = a;
+}
+
 /* Wipe every secret and refuse every later message (after an error or Split). */
 static void noise_hs_wipe(struct noise_handshake *hs)
 {
@@ -208,7 +224,7 @@ static void noise_hs_wipe(struct noise_handshake *hs)
 	memzero_explicit(hs->e, sizeof(hs->e));
 	memzero_explicit(hs->test_e, sizeof(hs->test_e));
 	if (hs->proto.kem)
-		memzero_explicit(hs->kem, sizeof(*hs->kem));
+		noise_hs_kem_wipe(hs->kem);
 	hs->v.psk_set = 0;
 	hs->v.has_ss_pre = false;
 	hs->has_s = false;
@@ -233,7 +249,7 @@ static void noise_hs_message_done(struct noise_handshake *hs)
 	}
 	/* hfs: the KEM secrets are used up once ekem1 is written or read. */
 	if (hs->proto.kem && hs->msg == hs->proto.pattern.ekem1_msg) {
-		memzero_explicit(hs->kem, sizeof(*hs->kem));
+		noise_hs_kem_wipe(hs->kem);
 		hs->v.has_re1 = false;
 	}
 	hs->msg++;
@@ -329,12 +345,19 @@ static struct noise_handshake *noise_hs_create(const struct noise_protocol *prot
 					       gfp_t gfp)
 {
 	struct noise_handshake *hs;
+	bool matrix;
 	int err;
 
-	hs = kzalloc(struct_size(hs, kem, proto->kem ? 1 : 0), gfp);
+	/* hfs: e1 is written by the side that does not write ekem1. */
+	matrix = proto->kem &&
+		 noise_pattern_sender(&proto->pattern, proto->pattern.ekem1_msg) != role;
+	hs = kzalloc(struct_size(hs, kem, proto->kem ? 1 : 0) +
+		     (matrix ? sizeof(struct noise_mlkem_matrix) : 0), gfp);
 	if (!hs)
 		return ERR_PTR(-ENOMEM);
 	atomic_inc(&noise_stat_kmallocs);
+	if (matrix)
+		hs->kem->a = (struct noise_mlkem_matrix *)(hs->kem + 1);
 	hs->role = role;
 	hs->proto = *proto;
 	err = noise_hs_load_keys(hs, keys);
@@ -366,7 +389,8 @@ static int noise_hs_parse(struct noise_protocol *proto, const char *name)
  * @gfp: allocation flags for the handshake state (GFP_ATOMIC works).
  *
  * Allocates one struct noise_handshake (about 1.7 KiB on x86-64; with hfs,
- * about 10 KiB more for the KEM state) with one kmalloc and nothing else:
+ * about 11 KiB more for the KEM state, and 8 KiB more on the side that
+ * writes e1 for ML-KEM's matrix) with one kmalloc and nothing else:
  * no crypto transform (the handshake encrypts with the crypto library),
  * nothing more until noise_handshake_split().
  * Computes the local static public key (one scalar multiplication) unless
@@ -727,10 +751,10 @@ static int noise_hs_write_e1(struct noise_handshake *hs, u8 *out, size_t *n)
 #ifdef NOISE_TESTING
 	if (kem->test_len == NOISE_MLKEM_SEED_SIZE)
 		err = noise_mlkem_keygen_derand(param, out, kem->dk, kem->test_seed,
-						&kem->w);
+						kem->a, &kem->w);
 	else
 #endif
-		err = noise_mlkem_keygen(param, out, kem->dk, &kem->w);
+		err = noise_mlkem_keygen(param, out, kem->dk, kem->a, &kem->w);
 	noise_hs_kem_test_done(kem);
 	if (err)
 		return err;
@@ -802,7 +826,8 @@ static int noise_hs_read_ekem1(struct noise_handshake *hs, struct noise_hs_var *
 	if (noise_decrypt_and_hash(&v->ss, msg, *n, kem->peer))
 		return -EBADMSG;
 	err = noise_mlkem_decaps(param, ss, kem->peer, noise_mlkem_ct_size(param),
-				 kem->dk, noise_mlkem_dk_size(param), &kem->w);
+				 kem->dk, noise_mlkem_dk_size(param), kem->a,
+				 &kem->w);
 	if (!err)
 		noise_mix_key(&v->ss, ss, sizeof(ss));
 	memzero_explicit(ss, sizeof(ss));

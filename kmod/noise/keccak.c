@@ -33,80 +33,63 @@ static inline u64 keccak_rol(u64 v, unsigned int n)
 }
 
 /*
- * rho and pi (with theta's d folded in): lane x + 5 y, rotated by its rho
- * offset, moves to y + 5 ((2 x + 3 y) mod 5).
+ * One round from @a into @e (a separate array, so no temporary state):
+ * theta's column parities, then for each output row the five lanes it
+ * takes after rho and pi, and chi on them at once. Lane x + 5 y, rotated
+ * by its rho offset, moves to y + 5 ((2 x + 3 y) mod 5); keccak_row()
+ * takes the five source lanes of output row @y with their offsets.
  */
-static __always_inline void keccak_rp(u64 b[25], const u64 s[25], const u64 d[5],
-				      int to, int from, unsigned int rot)
+static __always_inline void keccak_row(u64 e[25], const u64 a[25],
+				       const u64 d[5], int y, int f0, int r0,
+				       int f1, int r1, int f2, int r2,
+				       int f3, int r3, int f4, int r4)
 {
-	b[to] = keccak_rol(s[from] ^ d[from % 5], rot);
+	u64 b0 = keccak_rol(a[f0] ^ d[f0 % 5], r0);
+	u64 b1 = keccak_rol(a[f1] ^ d[f1 % 5], r1);
+	u64 b2 = keccak_rol(a[f2] ^ d[f2 % 5], r2);
+	u64 b3 = keccak_rol(a[f3] ^ d[f3 % 5], r3);
+	u64 b4 = keccak_rol(a[f4] ^ d[f4 % 5], r4);
+
+	e[y + 0] = b0 ^ (~b1 & b2);
+	e[y + 1] = b1 ^ (~b2 & b3);
+	e[y + 2] = b2 ^ (~b3 & b4);
+	e[y + 3] = b3 ^ (~b4 & b0);
+	e[y + 4] = b4 ^ (~b0 & b1);
 }
 
-/* chi on the row starting at lane y. */
-static __always_inline void keccak_chi(u64 s[25], const u64 b[25], int y)
+static __always_inline void keccak_round(u64 e[25], const u64 a[25], u64 rc)
 {
-	s[y + 0] = b[y + 0] ^ (~b[y + 1] & b[y + 2]);
-	s[y + 1] = b[y + 1] ^ (~b[y + 2] & b[y + 3]);
-	s[y + 2] = b[y + 2] ^ (~b[y + 3] & b[y + 4]);
-	s[y + 3] = b[y + 3] ^ (~b[y + 4] & b[y + 0]);
-	s[y + 4] = b[y + 4] ^ (~b[y + 0] & b[y + 1]);
+	u64 c0, c1, c2, c3, c4, d[5];
+
+	c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
+	c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
+	c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22];
+	c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23];
+	c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24];
+	d[0] = c4 ^ keccak_rol(c1, 1);
+	d[1] = c0 ^ keccak_rol(c2, 1);
+	d[2] = c1 ^ keccak_rol(c3, 1);
+	d[3] = c2 ^ keccak_rol(c4, 1);
+	d[4] = c3 ^ keccak_rol(c0, 1);
+	keccak_row(e, a, d, 0, 0, 0, 6, 44, 12, 43, 18, 21, 24, 14);
+	keccak_row(e, a, d, 5, 3, 28, 9, 20, 10, 3, 16, 45, 22, 61);
+	keccak_row(e, a, d, 10, 1, 1, 7, 6, 13, 25, 19, 8, 20, 18);
+	keccak_row(e, a, d, 15, 4, 27, 5, 36, 11, 10, 17, 15, 23, 56);
+	keccak_row(e, a, d, 20, 2, 62, 8, 55, 14, 39, 15, 41, 21, 2);
+	e[0] ^= rc;	/* iota */
 }
 
-/* theta, then rho and pi into @b; written out lane by lane. */
-static __always_inline void keccak_theta_rho_pi(u64 b[25], const u64 s[25])
-{
-	u64 c[5], d[5];
-	int x;
-
-	for (x = 0; x < 5; x++)
-		c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
-	d[0] = c[4] ^ keccak_rol(c[1], 1);
-	d[1] = c[0] ^ keccak_rol(c[2], 1);
-	d[2] = c[1] ^ keccak_rol(c[3], 1);
-	d[3] = c[2] ^ keccak_rol(c[4], 1);
-	d[4] = c[3] ^ keccak_rol(c[0], 1);
-	keccak_rp(b, s, d, 0, 0, 0);
-	keccak_rp(b, s, d, 10, 1, 1);
-	keccak_rp(b, s, d, 20, 2, 62);
-	keccak_rp(b, s, d, 5, 3, 28);
-	keccak_rp(b, s, d, 15, 4, 27);
-	keccak_rp(b, s, d, 16, 5, 36);
-	keccak_rp(b, s, d, 1, 6, 44);
-	keccak_rp(b, s, d, 11, 7, 6);
-	keccak_rp(b, s, d, 21, 8, 55);
-	keccak_rp(b, s, d, 6, 9, 20);
-	keccak_rp(b, s, d, 7, 10, 3);
-	keccak_rp(b, s, d, 17, 11, 10);
-	keccak_rp(b, s, d, 2, 12, 43);
-	keccak_rp(b, s, d, 12, 13, 25);
-	keccak_rp(b, s, d, 22, 14, 39);
-	keccak_rp(b, s, d, 23, 15, 41);
-	keccak_rp(b, s, d, 8, 16, 45);
-	keccak_rp(b, s, d, 18, 17, 15);
-	keccak_rp(b, s, d, 3, 18, 21);
-	keccak_rp(b, s, d, 13, 19, 8);
-	keccak_rp(b, s, d, 14, 20, 18);
-	keccak_rp(b, s, d, 24, 21, 2);
-	keccak_rp(b, s, d, 9, 22, 61);
-	keccak_rp(b, s, d, 19, 23, 56);
-	keccak_rp(b, s, d, 4, 24, 14);
-}
-
+/* Two rounds per step: @s to a local copy and back, so no lane is moved. */
 void noise_keccak_f1600(u64 s[25])
 {
-	u64 b[25];
+	u64 e[25];
 	int round;
 
-	for (round = 0; round < 24; round++) {
-		keccak_theta_rho_pi(b, s);
-		keccak_chi(s, b, 0);
-		keccak_chi(s, b, 5);
-		keccak_chi(s, b, 10);
-		keccak_chi(s, b, 15);
-		keccak_chi(s, b, 20);
-		s[0] ^= keccak_rc[round];	/* iota */
+	for (round = 0; round < 24; round += 2) {
+		keccak_round(e, s, keccak_rc[round]);
+		keccak_round(s, e, keccak_rc[round + 1]);
 	}
-	memzero_explicit(b, sizeof(b));
+	memzero_explicit(e, sizeof(e));
 }
 
 void noise_keccak_init(struct noise_keccak *k, unsigned int rate, u8 pad)

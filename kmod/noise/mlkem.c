@@ -10,9 +10,12 @@
  * (exact over the range used), never with a division instruction, whose
  * time depends on its operands on many CPUs.
  *
- * Memory: the matrix A is never stored; each entry is sampled when it is
- * needed and multiplied in at once, so a call needs k + 2 polynomials of
- * the caller's work area (struct noise_mlkem_work), not k^2.
+ * Memory: the matrix A is not stored by default; each entry is sampled
+ * when it is needed and multiplied in at once, so a call needs k + 2
+ * polynomials of the caller's work area (struct noise_mlkem_work), not
+ * k^2. A caller that decapsulates with the key pair it generated may
+ * keep A (struct noise_mlkem_matrix) from KeyGen for Decaps's
+ * re-encryption, which then samples none of it again.
  *
  * Public data may steer branches: the encapsulation key (its modulus
  * check, rejection sampling from rho), lengths, and the result of the
@@ -135,6 +138,14 @@ static inline u16 mlkem_reduce(u32 a)
 	return mlkem_csubq(a - t * Q);
 }
 
+/* Any 32-bit @a: a value congruent to @a mod q, in [0, 2q). */
+static inline u16 mlkem_reduce_lazy(u32 a)
+{
+	u32 t = (u32)(((u64)a * 1290167) >> 32);
+
+	return (u16)(a - t * Q);
+}
+
 static inline u16 mlkem_mul(u16 a, u16 b)
 {
 	return mlkem_reduce((u32)a * b);
@@ -150,7 +161,14 @@ static inline u16 mlkem_sub(u16 a, u16 b)
 	return mlkem_csubq((u32)a + Q - b);
 }
 
-/* NTT (FIPS 203, algorithm 9), in place. */
+/*
+ * NTT (FIPS 203, algorithm 9), in place, from coefficients below q. The
+ * butterflies leave out the conditional subtractions: with t congruent
+ * to zeta f[j + len] and below 2q (mlkem_reduce_lazy(), any 32-bit
+ * input), f[j] + t and f[j] + 2q - t raise the bound by 2q per layer, so
+ * every value stays below 15q < 2^16 over the seven layers. One pass at
+ * the end brings the result back to [0, q).
+ */
 static void mlkem_ntt(u16 f[N])
 {
 	unsigned int len, start, j, i = 1;
@@ -160,47 +178,80 @@ static void mlkem_ntt(u16 f[N])
 		for (start = 0; start < N; start += 2 * len) {
 			zeta = mlkem_zetas[i++];
 			for (j = start; j < start + len; j++) {
-				t = mlkem_mul(zeta, f[j + len]);
-				f[j + len] = mlkem_sub(f[j], t);
-				f[j] = mlkem_add(f[j], t);
+				t = mlkem_reduce_lazy((u32)zeta * f[j + len]);
+				f[j + len] = f[j] + 2 * Q - t;
+				f[j] = f[j] + t;
 			}
 		}
 	}
+	for (j = 0; j < N; j++)
+		f[j] = mlkem_reduce(f[j]);
 }
 
-/* NTT^-1 (FIPS 203, algorithm 10), in place. */
+/*
+ * NTT^-1 (FIPS 203, algorithm 10), in place, values below q throughout;
+ * the difference f[j + len] - f[j] is taken as f[j + len] + q - f[j]
+ * (below 2q) and reduced by the multiplication by zeta. The last layer
+ * (len = 128, zeta = 1729) also multiplies by 128^-1 = 3303: 1652 is
+ * 1729 * 3303 mod q.
+ */
 static void mlkem_invntt(u16 f[N])
 {
 	unsigned int len, start, j, i = 127;
 	u16 zeta, t;
 
-	for (len = 2; len <= 128; len *= 2) {
+	for (len = 2; len <= 64; len *= 2) {
 		for (start = 0; start < N; start += 2 * len) {
 			zeta = mlkem_zetas[i--];
 			for (j = start; j < start + len; j++) {
 				t = f[j];
 				f[j] = mlkem_add(t, f[j + len]);
-				f[j + len] = mlkem_mul(zeta, mlkem_sub(f[j + len], t));
+				f[j + len] = mlkem_reduce((u32)zeta *
+							  (f[j + len] + Q - t));
 			}
 		}
 	}
-	for (j = 0; j < N; j++)
-		f[j] = mlkem_mul(f[j], 3303);	/* 128^-1 mod q */
+	for (j = 0; j < N / 2; j++) {
+		t = f[j];
+		f[j] = mlkem_reduce((u32)3303 * (t + f[j + 128]));
+		f[j + 128] = mlkem_reduce((u32)1652 * (f[j + 128] + Q - t));
+	}
 }
 
-/* @r += @a * @b in the NTT domain (MultiplyNTTs, FIPS 203 algorithm 11). */
-static void mlkem_basemul_acc(u16 r[N], const u16 a[N], const u16 b[N])
+/*
+ * @r += @a * @b in the NTT domain (MultiplyNTTs, FIPS 203 algorithm 11),
+ * @r not reduced: each call adds less than 2q^2 per coefficient, so up to
+ * k = 4 calls on a zeroed @r stay below 8q^2 + q < 2^32 and one
+ * mlkem_acc_reduce() at the end suffices.
+ */
+static void mlkem_basemul_acc(u32 r[N], const u16 a[N], const u16 b[N])
 {
 	unsigned int i;
-	u32 c0, c1;
 
 	for (i = 0; i < N / 2; i++) {
-		c0 = (u32)a[2 * i] * b[2 * i] +
-		     (u32)mlkem_mul(a[2 * i + 1], b[2 * i + 1]) * mlkem_gammas[i];
-		c1 = (u32)a[2 * i] * b[2 * i + 1] + (u32)a[2 * i + 1] * b[2 * i];
-		r[2 * i] = mlkem_add(r[2 * i], mlkem_reduce(c0));
-		r[2 * i + 1] = mlkem_add(r[2 * i + 1], mlkem_reduce(c1));
+		r[2 * i] += (u32)a[2 * i] * b[2 * i] +
+			    (u32)mlkem_mul(a[2 * i + 1], b[2 * i + 1]) * mlkem_gammas[i];
+		r[2 * i + 1] += (u32)a[2 * i] * b[2 * i + 1] +
+				(u32)a[2 * i + 1] * b[2 * i];
 	}
+}
+
+/* @r = @f (below q) as the start of a sum of mlkem_basemul_acc(). */
+static void mlkem_acc_init(u32 r[N], const u16 *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < N; i++)
+		r[i] = f ? f[i] : 0;
+}
+
+/* @f = @r mod q. */
+static void mlkem_acc_reduce(u16 f[N], const u32 r[N])
+{
+	unsigned int i;
+
+	for (i = 0; i < N; i++)
+		f[i] = mlkem_reduce(r[i]);
 }
 
 static void mlkem_poly_add(u16 r[N], const u16 a[N])
@@ -365,9 +416,13 @@ static void mlkem_sample_cbd2(u16 f[N], struct noise_mlkem_work *w,
 	}
 }
 
-/* K-PKE.KeyGen (algorithm 13): ek = t^ || rho, @dk_pke = s^. */
+/*
+ * K-PKE.KeyGen (algorithm 13): ek = t^ || rho, @dk_pke = s^; A^ into @a
+ * when it is not NULL.
+ */
 static void mlkem_pke_keygen(const struct mlkem_params *p, u8 *ek, u8 *dk_pke,
-			     const u8 d[32], struct noise_mlkem_work *w)
+			     const u8 d[32], struct noise_mlkem_matrix *a,
+			     struct noise_mlkem_work *w)
 {
 	u16 *acc = w->poly[p->k], *tmp = w->poly[p->k + 1];
 	const u8 *rho = w->g_out, *sigma = w->g_out + 32;
@@ -386,29 +441,44 @@ static void mlkem_pke_keygen(const struct mlkem_params *p, u8 *ek, u8 *dk_pke,
 		/* t^[i] = e^[i] + sum_j A^[i, j] s^[j] */
 		mlkem_sample_cbd2(acc, w, sigma, p->k + i);
 		mlkem_ntt(acc);
+		mlkem_acc_init(w->acc, acc);
 		for (j = 0; j < p->k; j++) {
-			mlkem_sample_ntt(tmp, w, rho, j, i);
-			mlkem_basemul_acc(acc, tmp, w->poly[j]);
+			if (a)
+				tmp = a->a[i * p->k + j];
+			mlkem_sample_ntt(tmp, w, rho, j, i);	/* A^[i, j] */
+			mlkem_basemul_acc(w->acc, tmp, w->poly[j]);
 		}
+		mlkem_acc_reduce(acc, w->acc);
 		mlkem_encode(ek + i * POLY_BYTES, acc, 12);
 	}
 	memcpy(ek + p->k * POLY_BYTES, rho, 32);
 }
 
-/* K-PKE.Encrypt's u = NTT^-1(A^^T y^) + e1, compressed into @ct. */
+/*
+ * K-PKE.Encrypt's u = NTT^-1(A^^T y^) + e1, compressed into @ct; A^ from
+ * @a when it is not NULL, else sampled from rho.
+ */
 static void mlkem_pke_encrypt_u(const struct mlkem_params *p, u8 *ct,
 				const u8 *rho, const u8 r[32],
+				const struct noise_mlkem_matrix *a,
 				struct noise_mlkem_work *w)
 {
 	u16 *acc = w->poly[p->k], *tmp = w->poly[p->k + 1];
+	const u16 *aji;
 	unsigned int i, j;
 
 	for (i = 0; i < p->k; i++) {
-		memset(acc, 0, sizeof(w->poly[0]));
+		mlkem_acc_init(w->acc, NULL);
 		for (j = 0; j < p->k; j++) {
-			mlkem_sample_ntt(tmp, w, rho, i, j);	/* A^[j, i] */
-			mlkem_basemul_acc(acc, tmp, w->poly[j]);
+			if (a) {
+				aji = a->a[j * p->k + i];	/* A^[j, i] */
+			} else {
+				mlkem_sample_ntt(tmp, w, rho, i, j);
+				aji = tmp;
+			}
+			mlkem_basemul_acc(w->acc, aji, w->poly[j]);
 		}
+		mlkem_acc_reduce(acc, w->acc);
 		mlkem_invntt(acc);
 		mlkem_sample_cbd2(tmp, w, r, p->k + i);
 		mlkem_poly_add(acc, tmp);
@@ -416,9 +486,13 @@ static void mlkem_pke_encrypt_u(const struct mlkem_params *p, u8 *ct,
 	}
 }
 
-/* K-PKE.Encrypt (algorithm 14); @ek passed the modulus check or is our own. */
+/*
+ * K-PKE.Encrypt (algorithm 14); @ek passed the modulus check or is our
+ * own, and @a, when not NULL, is the A^ of its rho.
+ */
 static void mlkem_pke_encrypt(const struct mlkem_params *p, u8 *ct, const u8 *ek,
 			      const u8 m[32], const u8 r[32],
+			      const struct noise_mlkem_matrix *a,
 			      struct noise_mlkem_work *w)
 {
 	u16 *acc = w->poly[p->k], *tmp = w->poly[p->k + 1];
@@ -428,13 +502,14 @@ static void mlkem_pke_encrypt(const struct mlkem_params *p, u8 *ct, const u8 *ek
 		mlkem_sample_cbd2(w->poly[i], w, r, i);
 		mlkem_ntt(w->poly[i]);		/* y^ */
 	}
-	mlkem_pke_encrypt_u(p, ct, ek + p->k * POLY_BYTES, r, w);
+	mlkem_pke_encrypt_u(p, ct, ek + p->k * POLY_BYTES, r, a, w);
 	/* v = NTT^-1(t^^T y^) + e2 + mu */
-	memset(acc, 0, sizeof(w->poly[0]));
+	mlkem_acc_init(w->acc, NULL);
 	for (i = 0; i < p->k; i++) {
 		mlkem_decode12(tmp, ek + i * POLY_BYTES);
-		mlkem_basemul_acc(acc, tmp, w->poly[i]);
+		mlkem_basemul_acc(w->acc, tmp, w->poly[i]);
 	}
+	mlkem_acc_reduce(acc, w->acc);
 	mlkem_invntt(acc);
 	mlkem_sample_cbd2(tmp, w, r, 2 * p->k);
 	mlkem_poly_add(acc, tmp);
@@ -451,13 +526,14 @@ static void mlkem_pke_decrypt(const struct mlkem_params *p, u8 m[32],
 	u16 *acc = w->poly[0], *u = w->poly[1], *s = w->poly[2];
 	unsigned int i;
 
-	memset(acc, 0, sizeof(w->poly[0]));
+	mlkem_acc_init(w->acc, NULL);
 	for (i = 0; i < p->k; i++) {
 		mlkem_decode_decompress(u, ct + i * 32 * p->du, p->du);
 		mlkem_ntt(u);
 		mlkem_decode12(s, dk_pke + i * POLY_BYTES);
-		mlkem_basemul_acc(acc, s, u);
+		mlkem_basemul_acc(w->acc, s, u);
 	}
+	mlkem_acc_reduce(acc, w->acc);
 	mlkem_invntt(acc);
 	mlkem_decode_decompress(u, ct + p->k * 32 * p->du, p->dv);
 	for (i = 0; i < N; i++)
@@ -496,6 +572,7 @@ bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
 MLKEM_TESTABLE int noise_mlkem_keygen_derand(enum noise_mlkem_param param,
 					     u8 *ek, u8 *dk,
 					     const u8 seed[NOISE_MLKEM_SEED_SIZE],
+					     struct noise_mlkem_matrix *a,
 					     struct noise_mlkem_work *w)
 {
 	struct mlkem_params p;
@@ -503,7 +580,7 @@ MLKEM_TESTABLE int noise_mlkem_keygen_derand(enum noise_mlkem_param param,
 
 	if (!mlkem_params(param, &p))
 		return -EINVAL;
-	mlkem_pke_keygen(&p, ek, dk, seed, w);
+	mlkem_pke_keygen(&p, ek, dk, seed, a, w);
 	/* dk = dk_pke || ek || H(ek) || z */
 	tail = dk + p.k * POLY_BYTES;
 	memcpy(tail, ek, p.ek_size);
@@ -535,20 +612,20 @@ MLKEM_TESTABLE int noise_mlkem_encaps_derand(enum noise_mlkem_param param,
 	memcpy(w->g_in, m, 32);
 	noise_sha3_256(w->g_in + 32, ek, p.ek_size);
 	noise_sha3_512(w->g_out, w->g_in, 64);
-	mlkem_pke_encrypt(&p, ct, ek, w->g_in, w->g_out + 32, w);
+	mlkem_pke_encrypt(&p, ct, ek, w->g_in, w->g_out + 32, NULL, w);
 	memcpy(ss, w->g_out, NOISE_MLKEM_SS_SIZE);
 	memzero_explicit(w, sizeof(*w));
 	return 0;
 }
 
 int noise_mlkem_keygen(enum noise_mlkem_param param, u8 *ek, u8 *dk,
-		       struct noise_mlkem_work *w)
+		       struct noise_mlkem_matrix *a, struct noise_mlkem_work *w)
 {
 	u8 seed[NOISE_MLKEM_SEED_SIZE];
 	int err;
 
 	get_random_bytes(seed, sizeof(seed));
-	err = noise_mlkem_keygen_derand(param, ek, dk, seed, w);
+	err = noise_mlkem_keygen_derand(param, ek, dk, seed, a, w);
 	memzero_explicit(seed, sizeof(seed));
 	return err;
 }
@@ -583,7 +660,8 @@ static u8 mlkem_eq_mask(const u8 *a, const u8 *b, size_t len)
 /* Decaps after the input checks: K' or, on a mismatch, J(z || c). */
 static void mlkem_decaps_checked(const struct mlkem_params *p,
 				 u8 ss[NOISE_MLKEM_SS_SIZE], const u8 *ct,
-				 const u8 *dk, struct noise_mlkem_work *w)
+				 const u8 *dk, const struct noise_mlkem_matrix *a,
+				 struct noise_mlkem_work *w)
 {
 	const u8 *ek = dk + p->k * POLY_BYTES;
 	const u8 *h = ek + p->ek_size, *z = h + 32;
@@ -597,7 +675,7 @@ static void mlkem_decaps_checked(const struct mlkem_params *p,
 	noise_keccak_absorb(&w->xof, z, 32);
 	noise_keccak_absorb(&w->xof, ct, p->ct_size);
 	noise_keccak_squeeze(&w->xof, w->kbar, NOISE_MLKEM_SS_SIZE);
-	mlkem_pke_encrypt(p, w->ct, ek, w->g_in, w->g_out + 32, w);
+	mlkem_pke_encrypt(p, w->ct, ek, w->g_in, w->g_out + 32, a, w);
 	mask = mlkem_eq_mask(ct, w->ct, p->ct_size);
 	for (i = 0; i < NOISE_MLKEM_SS_SIZE; i++)
 		ss[i] = (w->g_out[i] & mask) | (w->kbar[i] & (u8)~mask);
@@ -605,6 +683,7 @@ static void mlkem_decaps_checked(const struct mlkem_params *p,
 
 int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 		       const u8 *ct, size_t ct_len, const u8 *dk, size_t dk_len,
+		       const struct noise_mlkem_matrix *a,
 		       struct noise_mlkem_work *w)
 {
 	struct mlkem_params p;
@@ -618,7 +697,7 @@ int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 	noise_sha3_256(w->kbar, ek, p.ek_size);
 	if (memcmp(w->kbar, ek + p.ek_size, 32))
 		goto out;
-	mlkem_decaps_checked(&p, ss, ct, dk, w);
+	mlkem_decaps_checked(&p, ss, ct, dk, a, w);
 	err = 0;
 out:
 	if (err)

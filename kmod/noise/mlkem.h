@@ -42,18 +42,32 @@ enum noise_mlkem_param {
 #define NOISE_MLKEM_MAX_CT_SIZE NOISE_MLKEM1024_CT_SIZE
 
 /**
- * struct noise_mlkem_work - scratch space of one ML-KEM call (about 5 KiB).
+ * struct noise_mlkem_work - scratch space of one ML-KEM call (about 6 KiB).
  * Private to mlkem.c; callers only provide it (embedded, or allocated once
  * outside the hot path) and must not share one between concurrent calls.
  */
 struct noise_mlkem_work {
 	u16 poly[NOISE_MLKEM_MAX_K + 2][NOISE_MLKEM_N];
+	u32 acc[NOISE_MLKEM_N];
 	u8 ct[NOISE_MLKEM_MAX_CT_SIZE];
 	u8 buf[NOISE_SHAKE128_RATE];
 	u8 g_in[2 * 32 + 1];
 	u8 g_out[NOISE_SHA3_512_SIZE];
 	u8 kbar[NOISE_MLKEM_SS_SIZE];
 	struct noise_keccak xof;
+};
+
+/**
+ * struct noise_mlkem_matrix - the matrix A^ of one key pair (8 KiB).
+ * @a: A^[i, j] at index i k + j, in the NTT domain, values below q.
+ *
+ * Optional: noise_mlkem_keygen() fills it, and noise_mlkem_decaps() with
+ * the same key pair then re-encrypts without expanding A^ from rho again
+ * (k^2 SHAKE128 streams). A^ is public (derived from rho, part of ek);
+ * the holder wipes it with the key pair all the same.
+ */
+struct noise_mlkem_matrix {
+	u16 a[NOISE_MLKEM_MAX_K * NOISE_MLKEM_MAX_K][NOISE_MLKEM_N];
 };
 
 /* Sizes of @param's keys and ciphertext; 0 for an unknown @param. */
@@ -66,12 +80,13 @@ size_t noise_mlkem_ct_size(enum noise_mlkem_param param);
  * @param: NOISE_MLKEM768 or NOISE_MLKEM1024.
  * @ek: noise_mlkem_ek_size() bytes: the encapsulation key.
  * @dk: noise_mlkem_dk_size() bytes: the decapsulation key (secret).
+ * @a: NULL, or where to keep A^ for noise_mlkem_decaps() with @dk.
  * @w: work area.
  *
  * Return: 0, or -EINVAL for an unknown @param.
  */
 int noise_mlkem_keygen(enum noise_mlkem_param param, u8 *ek, u8 *dk,
-		       struct noise_mlkem_work *w);
+		       struct noise_mlkem_matrix *a, struct noise_mlkem_work *w);
 
 /**
  * noise_mlkem_encaps() - ML-KEM.Encaps: a shared secret and its ciphertext.
@@ -112,6 +127,9 @@ bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
  * @ct_len: must be noise_mlkem_ct_size().
  * @dk: the decapsulation key, @dk_len bytes.
  * @dk_len: must be noise_mlkem_dk_size().
+ * @a: NULL, or the A^ that noise_mlkem_keygen() wrote with @dk (the
+ *	caller's own key pair): then A^ is not sampled again from rho.
+ * @w: work area.
  *
  * A ciphertext that does not re-encrypt to itself gives the implicit
  * rejection secret J(z || ct), with the same timing as a good one: the
@@ -123,6 +141,7 @@ bool noise_mlkem_ek_check(enum noise_mlkem_param param, const u8 *ek,
  */
 int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
 		       const u8 *ct, size_t ct_len, const u8 *dk, size_t dk_len,
+		       const struct noise_mlkem_matrix *a,
 		       struct noise_mlkem_work *w);
 
 #if defined(NOISE_MLKEM_TESTING) || defined(NOISE_TESTING)
@@ -136,6 +155,7 @@ int noise_mlkem_decaps(enum noise_mlkem_param param, u8 ss[NOISE_MLKEM_SS_SIZE],
  */
 int noise_mlkem_keygen_derand(enum noise_mlkem_param param, u8 *ek, u8 *dk,
 			      const u8 seed[NOISE_MLKEM_SEED_SIZE],
+			      struct noise_mlkem_matrix *a,
 			      struct noise_mlkem_work *w);
 int noise_mlkem_encaps_derand(enum noise_mlkem_param param, u8 *ct,
 			      u8 ss[NOISE_MLKEM_SS_SIZE], const u8 *ek,

@@ -61,6 +61,8 @@ static u8 ek[NOISE_MLKEM_MAX_EK_SIZE], dk[NOISE_MLKEM_MAX_DK_SIZE];
 static u8 ct[NOISE_MLKEM_MAX_CT_SIZE], bad_ct[NOISE_MLKEM_MAX_CT_SIZE];
 static u8 seed[NOISE_MLKEM_SEED_SIZE], m[NOISE_MLKEM_MSG_SIZE];
 static u8 ss[NOISE_MLKEM_SS_SIZE], ss2[NOISE_MLKEM_SS_SIZE], ss3[NOISE_MLKEM_SS_SIZE];
+static u8 ss4[NOISE_MLKEM_SS_SIZE], ss5[NOISE_MLKEM_SS_SIZE];
+static struct noise_mlkem_matrix a;
 
 static int run_one(enum noise_mlkem_param p)
 {
@@ -73,7 +75,7 @@ static int run_one(enum noise_mlkem_param p)
 	get_random_bytes(bad_ct, ct_len);
 
 	VALGRIND_MAKE_MEM_UNDEFINED(seed, sizeof(seed));
-	e1 = noise_mlkem_keygen_derand(p, ek, dk, seed, &w);
+	e1 = noise_mlkem_keygen_derand(p, ek, dk, seed, &a, &w);
 	bad += !any_undefined(ek, ek_len) || !any_undefined(dk, pke_len);
 	VALGRIND_MAKE_MEM_DEFINED(ek, ek_len);		/* public */
 	VALGRIND_MAKE_MEM_DEFINED(dk + pke_len, ek_len + 32);	/* ek || H(ek) */
@@ -85,8 +87,11 @@ static int run_one(enum noise_mlkem_param p)
 
 	VALGRIND_MAKE_MEM_UNDEFINED(dk, pke_len);
 	VALGRIND_MAKE_MEM_UNDEFINED(dk + dk_len - 32, 32);
-	e3 = noise_mlkem_decaps(p, ss2, ct, ct_len, dk, dk_len, &w);
-	e4 = noise_mlkem_decaps(p, ss3, bad_ct, ct_len, dk, dk_len, &w);
+	/* The handshake's path (KeyGen's A^), and A^ sampled again. */
+	e3 = noise_mlkem_decaps(p, ss2, ct, ct_len, dk, dk_len, &a, &w);
+	e4 = noise_mlkem_decaps(p, ss3, bad_ct, ct_len, dk, dk_len, &a, &w);
+	e3 |= noise_mlkem_decaps(p, ss4, ct, ct_len, dk, dk_len, NULL, &w);
+	e4 |= noise_mlkem_decaps(p, ss5, bad_ct, ct_len, dk, dk_len, NULL, &w);
 	bad += !any_undefined(ss2, sizeof(ss2)) || !any_undefined(ss3, sizeof(ss3));
 	if (bad)
 		printf("mlkem_ct: ML-KEM-%d: outputs not tainted by the secrets\n", p * 256);
@@ -95,9 +100,12 @@ static int run_one(enum noise_mlkem_param p)
 	VALGRIND_MAKE_MEM_DEFINED(ss, sizeof(ss));
 	VALGRIND_MAKE_MEM_DEFINED(ss2, sizeof(ss2));
 	VALGRIND_MAKE_MEM_DEFINED(ss3, sizeof(ss3));
+	VALGRIND_MAKE_MEM_DEFINED(ss4, sizeof(ss4));
+	VALGRIND_MAKE_MEM_DEFINED(ss5, sizeof(ss5));
 	VALGRIND_MAKE_MEM_DEFINED(dk, dk_len);
 	if (e1 || e2 || e3 || e4 || memcmp(ss, ss2, sizeof(ss)) ||
-	    !memcmp(ss, ss3, sizeof(ss))) {
+	    !memcmp(ss, ss3, sizeof(ss)) || memcmp(ss, ss4, sizeof(ss)) ||
+	    memcmp(ss3, ss5, sizeof(ss))) {
 		printf("mlkem_ct: ML-KEM-%d: results wrong\n", p * 256);
 		bad++;
 	}

@@ -166,19 +166,24 @@ static void mlkem_test_roundtrip(struct kunit *test)
 
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_ASSERT_EQ(test, noise_mlkem_keygen(p, b->ek, b->dk, &b->w), 0);
+	KUNIT_ASSERT_EQ(test, noise_mlkem_keygen(p, b->ek, b->dk, &b->a, &b->w), 0);
 	KUNIT_EXPECT_TRUE(test, mlkem_all_zero(&b->w, sizeof(b->w)));
 	KUNIT_ASSERT_EQ(test, noise_mlkem_encaps(p, b->ct, b->ss, b->ek, ek_len, &b->w), 0);
 	KUNIT_EXPECT_TRUE(test, mlkem_all_zero(&b->w, sizeof(b->w)));
+	/* Without A^ (sampled again from rho), then with KeyGen's. */
 	KUNIT_ASSERT_EQ(test, noise_mlkem_decaps(p, b->ss2, b->ct, ct_len, b->dk, dk_len,
-						 &b->w), 0);
+						 NULL, &b->w), 0);
 	KUNIT_EXPECT_TRUE(test, mlkem_all_zero(&b->w, sizeof(b->w)));
+	KUNIT_EXPECT_MEMEQ(test, b->ss, b->ss2, NOISE_MLKEM_SS_SIZE);
+	memset(b->ss2, 0, sizeof(b->ss2));
+	KUNIT_ASSERT_EQ(test, noise_mlkem_decaps(p, b->ss2, b->ct, ct_len, b->dk, dk_len,
+						 &b->a, &b->w), 0);
 	KUNIT_EXPECT_MEMEQ(test, b->ss, b->ss2, NOISE_MLKEM_SS_SIZE);
 
 	/* Implicit rejection: J(z || ct) for a ciphertext that is not ours. */
 	b->ct[ct_len - 1] ^= 0x01;
 	KUNIT_ASSERT_EQ(test, noise_mlkem_decaps(p, b->ss2, b->ct, ct_len, b->dk, dk_len,
-						 &b->w), 0);
+						 &b->a, &b->w), 0);
 	KUNIT_EXPECT_MEMNEQ(test, b->ss, b->ss2, NOISE_MLKEM_SS_SIZE);
 	memcpy(b->ek_in, b->dk + dk_len - 32, 32);
 	memcpy(b->ek_in + 32, b->ct, ct_len);
@@ -196,9 +201,9 @@ static void mlkem_test_refusals(struct kunit *test)
 
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_EXPECT_EQ(test, noise_mlkem_keygen(2, b->ek, b->dk, &b->w), -EINVAL);
+	KUNIT_EXPECT_EQ(test, noise_mlkem_keygen(2, b->ek, b->dk, NULL, &b->w), -EINVAL);
 	KUNIT_EXPECT_EQ(test, noise_mlkem_ek_size(5), 0);
-	KUNIT_ASSERT_EQ(test, noise_mlkem_keygen(p, b->ek, b->dk, &b->w), 0);
+	KUNIT_ASSERT_EQ(test, noise_mlkem_keygen(p, b->ek, b->dk, NULL, &b->w), 0);
 	memset(b->ss, 0xaa, sizeof(b->ss));
 	KUNIT_EXPECT_EQ(test, noise_mlkem_encaps(p, b->ct, b->ss, b->ek, ek_len - 1, &b->w),
 			-EINVAL);
@@ -213,15 +218,15 @@ static void mlkem_test_refusals(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mlkem_all_zero(&b->w, sizeof(b->w)));
 	memset(b->ss, 0xaa, sizeof(b->ss));
 	KUNIT_EXPECT_EQ(test, noise_mlkem_decaps(p, b->ss, b->ct, ct_len + 1, b->dk, dk_len,
-						 &b->w), -EINVAL);
+						 NULL, &b->w), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, mlkem_all_zero(b->ss, sizeof(b->ss)));
 	KUNIT_EXPECT_EQ(test, noise_mlkem_decaps(p, b->ss, b->ct, ct_len, b->dk, dk_len - 1,
-						 &b->w), -EINVAL);
+						 NULL, &b->w), -EINVAL);
 	/* The hash check: H(ek) in dk no longer matches ek in dk. */
 	b->dk[dk_len - 64] ^= 0x80;
 	memset(b->ss, 0xaa, sizeof(b->ss));
 	KUNIT_EXPECT_EQ(test, noise_mlkem_decaps(p, b->ss, b->ct, ct_len, b->dk, dk_len,
-						 &b->w), -EINVAL);
+						 NULL, &b->w), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, mlkem_all_zero(b->ss, sizeof(b->ss)));
 }
 

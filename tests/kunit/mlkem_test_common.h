@@ -76,6 +76,7 @@ extern const unsigned int mlkem_acc_expect_count;
 /* Buffers of one replay or accumulated run (heap in the kernel). */
 struct mlkem_test_bufs {
 	struct noise_mlkem_work w;
+	struct noise_mlkem_matrix a;
 	u8 ek[NOISE_MLKEM_MAX_EK_SIZE], dk[NOISE_MLKEM_MAX_DK_SIZE];
 	u8 ct[NOISE_MLKEM_MAX_CT_SIZE], ct2[NOISE_MLKEM_MAX_CT_SIZE];
 	u8 ek_in[NOISE_MLKEM_MAX_EK_SIZE + 64];
@@ -133,7 +134,7 @@ static inline const char *mlkem_vec_keygen(const struct mlkem_vec *v,
 
 	if (v->seed.len != NOISE_MLKEM_SEED_SIZE)
 		return mlkem_vec_judge(v, -EINVAL, false);
-	err = noise_mlkem_keygen_derand(p, b->ek, b->dk, v->seed.p, &b->w);
+	err = noise_mlkem_keygen_derand(p, b->ek, b->dk, v->seed.p, NULL, &b->w);
 	match = !err && mlkem_bytes_eq(&v->ek, b->ek, noise_mlkem_ek_size(p)) &&
 		mlkem_bytes_eq(&v->dk, b->dk, noise_mlkem_dk_size(p));
 	return mlkem_vec_judge(v, err, match);
@@ -159,16 +160,20 @@ static inline const char *mlkem_vec_encaps(const struct mlkem_vec *v,
 	return mlkem_vec_judge(v, err, match);
 }
 
-/* Decaps of v->c with @dk; a vector without K only checks acceptance. */
+/*
+ * Decaps of v->c with @dk (and @a, A^ from its KeyGen, or NULL); a vector
+ * without K only checks acceptance.
+ */
 static inline const char *mlkem_vec_decaps_with(const struct mlkem_vec *v,
 						struct mlkem_test_bufs *b,
-						const u8 *dk, size_t dk_len)
+						const u8 *dk, size_t dk_len,
+						const struct noise_mlkem_matrix *a)
 {
 	bool match;
 	int err;
 
 	err = noise_mlkem_decaps(v->param, b->ss, v->c.p, v->c.len, dk, dk_len,
-				 &b->w);
+				 a, &b->w);
 	match = !err && (!v->k.len || mlkem_bytes_eq(&v->k, b->ss, NOISE_MLKEM_SS_SIZE));
 	return mlkem_vec_judge(v, err, match);
 }
@@ -180,11 +185,11 @@ static inline const char *mlkem_vec_keygen_decaps(const struct mlkem_vec *v,
 
 	if (v->seed.len != NOISE_MLKEM_SEED_SIZE)
 		return mlkem_vec_judge(v, -EINVAL, false);
-	if (noise_mlkem_keygen_derand(p, b->ek, b->dk, v->seed.p, &b->w))
+	if (noise_mlkem_keygen_derand(p, b->ek, b->dk, v->seed.p, &b->a, &b->w))
 		return "KeyGen failed";
 	if (v->ek.len && !mlkem_bytes_eq(&v->ek, b->ek, noise_mlkem_ek_size(p)))
 		return v->result == MLKEM_VEC_VALID ? "KeyGen: ek differs" : NULL;
-	return mlkem_vec_decaps_with(v, b, b->dk, noise_mlkem_dk_size(p));
+	return mlkem_vec_decaps_with(v, b, b->dk, noise_mlkem_dk_size(p), &b->a);
 }
 
 /* Replay one vector: NULL when it passes, else why not. */
@@ -197,7 +202,7 @@ static inline const char *mlkem_vec_run(const struct mlkem_vec *v,
 	case MLKEM_VEC_ENCAPS:
 		return mlkem_vec_encaps(v, b);
 	case MLKEM_VEC_DECAPS:
-		return mlkem_vec_decaps_with(v, b, v->dk.p, v->dk.len);
+		return mlkem_vec_decaps_with(v, b, v->dk.p, v->dk.len, NULL);
 	case MLKEM_VEC_KEYGEN_DECAPS:
 		return mlkem_vec_keygen_decaps(v, b);
 	}
@@ -224,17 +229,19 @@ static inline int mlkem_accumulated(enum noise_mlkem_param p, unsigned int count
 		noise_keccak_squeeze(&b->rng, b->seed, NOISE_MLKEM_SEED_SIZE);
 		noise_keccak_squeeze(&b->rng, b->m, NOISE_MLKEM_MSG_SIZE);
 		noise_keccak_squeeze(&b->rng, b->ct2, ct_len);
-		if (noise_mlkem_keygen_derand(p, b->ek, b->dk, b->seed, &b->w) ||
+		if (noise_mlkem_keygen_derand(p, b->ek, b->dk, b->seed, &b->a, &b->w) ||
 		    noise_mlkem_encaps_derand(p, b->ct, b->ss, b->ek, ek_len, b->m, &b->w))
 			return -1;
 		noise_keccak_absorb(&b->acc, b->ek, ek_len);
 		noise_keccak_absorb(&b->acc, b->dk, dk_len);
 		noise_keccak_absorb(&b->acc, b->ct, ct_len);
 		noise_keccak_absorb(&b->acc, b->ss, NOISE_MLKEM_SS_SIZE);
-		if (noise_mlkem_decaps(p, b->ss2, b->ct, ct_len, b->dk, dk_len, &b->w) ||
+		if (noise_mlkem_decaps(p, b->ss2, b->ct, ct_len, b->dk, dk_len, &b->a,
+				       &b->w) ||
 		    memcmp(b->ss, b->ss2, NOISE_MLKEM_SS_SIZE))
 			return -1;
-		if (noise_mlkem_decaps(p, b->ss, b->ct2, ct_len, b->dk, dk_len, &b->w))
+		if (noise_mlkem_decaps(p, b->ss, b->ct2, ct_len, b->dk, dk_len, &b->a,
+				       &b->w))
 			return -1;
 		noise_keccak_absorb(&b->acc, b->ss, NOISE_MLKEM_SS_SIZE);
 		MLKEM_TEST_YIELD();
