@@ -97,6 +97,23 @@ static void noise_ident_swap(struct noise_device *nd, struct noise_identity *id)
 		call_rcu(&old->rcu, noise_ident_free_rcu);
 }
 
+/*
+ * The static key pair of @id from @key (its protocol's dh_len bytes; all
+ * zero: no key). The old key is wiped first.
+ */
+static int noise_ident_load_key(struct noise_identity *id, const u8 *key)
+{
+	unsigned int len = id->proto.info.dh_len;
+
+	memzero_explicit(id->private_key, sizeof(id->private_key));
+	memset(id->public_key, 0, sizeof(id->public_key));
+	id->has_key = memchr_inv(key, 0, len);
+	if (!id->has_key)
+		return 0;
+	memcpy(id->private_key, key, len);
+	return noise_dh_public(id->proto.info.dh, id->public_key, id->private_key);
+}
+
 /**
  * noise_device_ident_prepare() - the identity a set request asks for.
  * @nd: the device (conf_lock held).
@@ -116,7 +133,6 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 						  struct netlink_ext_ack *extack)
 {
 	struct noise_identity *cur = noise_ident(nd), *id;
-	unsigned int len;
 	int err;
 
 	lockdep_assert_held(&nd->conf_lock);
@@ -129,21 +145,10 @@ struct noise_identity *noise_device_ident_prepare(struct noise_device *nd,
 		if (!id)
 			return ERR_PTR(-ENOMEM);
 	}
-	if (!private_key) {
-		noise_ident_cookie(id);
-		return id;
-	}
-	len = id->proto.info.dh_len;
-	memzero_explicit(id->private_key, sizeof(id->private_key));
-	memset(id->public_key, 0, sizeof(id->public_key));
-	id->has_key = memchr_inv(private_key, 0, len);
-	if (id->has_key) {
-		memcpy(id->private_key, private_key, len);
-		err = noise_dh_public(id->proto.info.dh, id->public_key, id->private_key);
-		if (err) {
-			kfree_sensitive(id);
-			return ERR_PTR(err);
-		}
+	err = private_key ? noise_ident_load_key(id, private_key) : 0;
+	if (err) {
+		kfree_sensitive(id);
+		return ERR_PTR(err);
 	}
 	noise_ident_cookie(id);
 	return id;
@@ -267,23 +272,16 @@ EXPORT_SYMBOL_NS_GPL(noise_device_set_protocol, NOISE_INTERNAL);
 int noise_device_set_private_key(struct noise_device *nd, const u8 *key)
 {
 	struct noise_identity *cur = noise_ident(nd), *id;
-	unsigned int len = cur->proto.info.dh_len;
 	int err;
 
 	lockdep_assert_held(&nd->conf_lock);
 	id = kmemdup(cur, sizeof(*cur), GFP_KERNEL);
 	if (!id)
 		return -ENOMEM;
-	memzero_explicit(id->private_key, sizeof(id->private_key));
-	memset(id->public_key, 0, sizeof(id->public_key));
-	id->has_key = memchr_inv(key, 0, len);
-	if (id->has_key) {
-		memcpy(id->private_key, key, len);
-		err = noise_dh_public(cur->proto.info.dh, id->public_key, id->private_key);
-		if (err) {
-			kfree_sensitive(id);
-			return err;
-		}
+	err = noise_ident_load_key(id, key);
+	if (err) {
+		kfree_sensitive(id);
+		return err;
 	}
 	noise_ident_cookie(id);
 	noise_ident_swap(nd, id);
