@@ -56,7 +56,8 @@
 # (and the end of serve) gives the routing back to the kernel.
 #   rule SRC DST KIND ACTION N [SECONDS]
 #                             the next N datagrams of KIND from SRC to DST
-#                             ('-' any; N 0: all from now on), each:
+#                             ('-' any; N 0: all from now on; data: not
+#                             keepalives), each:
 #                             drop (never sent), dup (sent twice), hold
 #                             (kept until release), reverse (kept until N
 #                             are, then sent last first), delay (sent
@@ -204,6 +205,13 @@ def send_ip(ip):
             pass	# as a router would: no route, no buffer
 
 
+# An empty transport message (a keepalive, as the one that confirms a new
+# session): header and tag, both framings. A "data" rule takes only the
+# messages that carry a packet, so that a rekey during the rule does not
+# lose its keepalive in place of one of the stream's datagrams.
+KEEPALIVE_LEN = 32
+
+
 class Rule:
     """What happens to the next N datagrams of one kind on one way."""
 
@@ -218,7 +226,8 @@ class Rule:
                 (self.src == '-' or r[1] == self.src) and
                 (self.dst == '-' or r[3] == self.dst) and
                 (self.kind == '-' or r[5] == self.kind or
-                 (self.kind == 'hs' and r[5][0] == 'm')))
+                 (self.kind == 'hs' and r[5][0] == 'm')) and
+                not (self.kind == 'data' and len(r[6]) <= KEEPALIVE_LEN))
 
     def act(self, ip):
         if self.action in ('hold', 'reverse'):
