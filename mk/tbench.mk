@@ -11,8 +11,10 @@
 #
 # make bench-scale: one device of N peers, our tunnel (WireGuard profile
 # and an XX suite) beside the kernel's WireGuard, in one boot: setconf,
-# set, syncconf, dump and kernel memory per peer (Documentation/
-# bench-tunnels.rst, "Scale"). Writes $(BENCH_OUT)/scale.{log,md,json,png};
+# set, syncconf, dump and kernel memory per peer; one device of 1,000,000
+# allowed IPs; a responder's handshake rate at N peers (Documentation/
+# bench-tunnels.rst, "Scale"). The guest gets 2 GiB (NOISE_UML_MEM).
+# Writes $(BENCH_OUT)/scale.{log,md,json,png};
 # make bench runs it as the "scale" stage of bench/run, after "tunnels".
 #   SCALE_N="1 1000 10000 100000"  the peer counts (the default)
 BENCH_OUT ?= build/bench
@@ -39,6 +41,7 @@ bench-tunnels:
 
 bench-scale:
 	NOISE_TBENCH_TIMEOUT=$${NOISE_SCALE_TIMEOUT:-5400} \
+	NOISE_UML_MEM=$${NOISE_UML_MEM:-2048M} \
 	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
 		-r scale -n scale -- $(if $(SCALE_N),--scale-n "$(SCALE_N)")
 

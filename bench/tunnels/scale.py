@@ -58,7 +58,23 @@ def peer_keys(n):
     return [b64(os.urandom(32)) for _ in range(n)]
 
 
-def write_conf(path, priv, keys, protocol, variants=None):
+def prefix_ips(q):
+    """@q prefixes a peer: half /32s in 10.0.0.0/10, half /128s."""
+    def ips(i, variant=0):
+        out = []
+        for j in range(q):
+            x = (variant << 20) | (i * q + j)
+            if j % 2:
+                out.append(f"fd00:5ca1:f:{variant}::{x >> 16:x}:"
+                           f"{x & 0xffff:x}/128")
+            else:
+                out.append(f"10.{(x >> 16) & 63}.{(x >> 8) & 255}."
+                           f"{x & 255}/32")
+        return ", ".join(out)
+    return ips
+
+
+def write_conf(path, priv, keys, protocol, variants=None, ips=peer_ips):
     """The config file: N peers; @variants: {peer: its other IPs}."""
     variants = variants or {}
     out = ["[Interface]"]
@@ -67,7 +83,7 @@ def write_conf(path, priv, keys, protocol, variants=None):
     out.append(f"PrivateKey = {priv}\n")
     for i, k in enumerate(keys):
         out.append(f"[Peer]\nPublicKey = {k}\n"
-                   f"AllowedIPs = {peer_ips(i, variants.get(i, 0))}\n")
+                   f"AllowedIPs = {ips(i, variants.get(i, 0))}\n")
     with open(path, "w") as f:
         f.write("\n".join(out))
     os.chmod(path, 0o600)
@@ -123,16 +139,16 @@ def settle():
     time.sleep(1)
 
 
-def one_device(g, impl, n, keys, priv, scratch, timeout):
+def one_device(g, impl, n, keys, priv, scratch, timeout, ips=peer_ips):
     """Make, configure, change, dump and delete one device of @n peers."""
     tool, protocol = IMPLS[impl]
     ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
     kind = "wireguard" if tool == "wg" else "noise"
     conf = os.path.join(scratch, f"scale-{impl}-{n}.conf")
     sync = conf + ".sync"
-    write_conf(conf, priv, keys, protocol)
+    write_conf(conf, priv, keys, protocol, ips=ips)
     # set changes peer 0 (variant 1), syncconf then peer N-1 (variant 2).
-    write_conf(sync, priv, keys, protocol, {0: 1, n - 1: 2})
+    write_conf(sync, priv, keys, protocol, {0: 1, n - 1: 2}, ips)
     rec = {}
     settle()
     m0 = meminfo()
@@ -186,12 +202,50 @@ def startup(g, why):
 
 
 def run_rows(g, a):
-    """Row "scale": one "scale" record per (N, implementation)."""
+    """Row "scale": its parts (--scale-parts) one after the other."""
     ns = [int(x) for x in a.scale_n.replace(",", " ").split()]
+    parts = a.scale_parts.replace(",", " ").split()
     os.makedirs(a.scratch, exist_ok=True)
     why = {impl: unavailable(g, impl) for impl in IMPLS}
     g.emit(kind="scale_meta", n=ns, impls=list(IMPLS), protocol_xx=XX,
-           meminfo=list(MEMINFO), startup_s=startup(g, why))
+           meminfo=list(MEMINFO), startup_s=startup(g, why), parts=parts,
+           prefixes=a.scale_prefixes)
+    for part, fn in (("devices", run_devices), ("hs", run_hs),
+                     ("prefixes", run_prefixes)):
+        if part in parts:
+            t = time.monotonic()
+            fn(g, a, ns, why)
+            g.log(f"scale: part {part}: {time.monotonic() - t:.0f} s")
+
+
+def run_hs(g, a, ns, why):
+    import scalehs
+    scalehs.run_rows(g, a, ns)
+
+
+def run_prefixes(g, a, ns, why):
+    """One device of P peers x Q prefixes each, wg and noise-wg."""
+    p, q = (int(x) for x in a.scale_prefixes.split("x"))
+    keys, priv = peer_keys(p), b64(os.urandom(32))
+    for impl in ("wg", "noise-wg"):
+        base = dict(kind="scale_prefixes", row=impl, n=p, per_peer=q,
+                    prefixes=p * q)
+        if why[impl]:
+            g.emit(**base, status="unavailable", reason=why[impl])
+            continue
+        t = time.monotonic()
+        try:
+            rec = one_device(g, impl, p, keys, priv, a.scratch,
+                             a.scale_timeout, prefix_ips(q))
+            g.emit(**base, status="ok", wall_s=time.monotonic() - t, **rec)
+        except g.Failed as e:
+            g.emit(**base, status="failed", reason=str(e))
+        g.log(f"scale: {p} x {q} prefixes {impl}: "
+              f"{time.monotonic() - t:.1f} s")
+
+
+def run_devices(g, a, ns, why):
+    """One "scale" record per (N, implementation)."""
     priv = b64(os.urandom(32))
     for n in ns:
         t = time.monotonic()
@@ -426,7 +480,74 @@ def markdown(meta, host, recs):
                 "1.2). \"less start\": the tool's start (above) taken "
                 "off first, which at N = 1,000 is half the time:\n"] + \
             md_growth(s) + [""]
+    pre = meta.get("scale_prefixes_rows", [])
+    if pre:
+        s["prefixes"] = prefix_summary(pre, recs)
+        out += md_prefixes(pre, s["prefixes"])
+    hs_recs = meta.get("scale_hs_rows", [])
+    if hs_recs:
+        import scalehs
+        lines, s["hs"] = scalehs.markdown(hs_recs)
+        out += lines
     return out, s
+
+
+PREFIX_FIGS = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
+               ("dump_s", "dump"), ("del_s", "del"),
+               ("mem_kib_total", "kernel memory")]
+
+
+def prefix_summary(pre, devices):
+    """Per prefix figures (µs, bytes), beyond the same peers with two
+    prefixes each (the devices part at that N) and noise/WireGuard."""
+    ok = {r["row"]: r for r in pre if r.get("status") == "ok"}
+    dev = ok_records(devices)
+    out = {}
+    for impl, r in ok.items():
+        p, two = r["prefixes"], dev.get((impl, r["n"]))
+        x = {k: r[k] * (1024 if k == "mem_kib_total" else 1e6) / p
+             for k, _ in PREFIX_FIGS}
+        x.update({k + "_beyond_2": (r[k] - two[k]) * (
+            1024 if k == "mem_kib_total" else 1e6) / (p - 2 * r["n"])
+            if two and p > 2 * r["n"] else None for k, _ in PREFIX_FIGS})
+        w = ok.get("wg")
+        x["noise/wg"] = {k: r[k] / w[k] if w and w.get(k) else None
+                         for k, _ in PREFIX_FIGS} if impl != "wg" else None
+        out[impl] = x
+    return out
+
+
+def md_prefixes(pre, s):
+    r0 = pre[0]
+    out = [f"### One device of {r0['prefixes']:,} allowed IPs\n",
+           f"- {r0['n']:,} peers x {r0['per_peer']} prefixes (half /32 in "
+           "10.0.0.0/10, half /128), one file; set: peer 0's replaced by "
+           "two; syncconf: the file with that and peer N-1's changed; "
+           "\"beyond 2\": (figure - the same at N peers of two prefixes "
+           "each, the part above) / (prefixes - 2N)\n",
+           "| device | " + " | ".join(f"{t} s" for _, t in PREFIX_FIGS[:4]) +
+           " | kernel KiB | dump MB | " + " | ".join(
+               f"{t} µs/prefix" for _, t in PREFIX_FIGS[:4]) +
+           " | bytes/prefix | bytes/prefix beyond 2 | setconf µs/prefix "
+           "beyond 2 | noise/wg setconf | noise/wg dump | noise/wg memory |",
+           "|---|" + "---:|" * 15]
+    for r in pre:
+        lab = LABELS.get(r["row"], r["row"])
+        if r.get("status") != "ok":
+            out.append(f"| {lab} | {r.get('status')}: "
+                       f"{r.get('reason', '?')} |" + " |" * 14)
+            continue
+        x = s[r["row"]]
+        rat = x["noise/wg"] or {}
+        out.append(f"| {lab} | " + " | ".join(
+            [fmt(r[k]) for k, _ in PREFIX_FIGS[:4]] +
+            [f"{r['mem_kib_total']:,}", fmt(r["dump_bytes"] / 1e6)] +
+            [fmt(x[k]) for k, _ in PREFIX_FIGS[:4]] +
+            [fmt(x["mem_kib_total"]), fmt(x["mem_kib_total_beyond_2"]),
+             fmt(x["setconf_s_beyond_2"])] +
+            [fmt(rat.get(k), 2) for k in ("setconf_s", "dump_s",
+                                          "mem_kib_total")]) + " |")
+    return out + [""]
 
 
 def chart(recs, png):
