@@ -497,6 +497,11 @@ PREFIX_FIGS = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
                ("mem_kib_total", "kernel memory")]
 
 
+def per_prefix_name(k):
+    """setconf_s -> setconf_us, mem_kib_total -> mem_bytes (per prefix)."""
+    return "mem_bytes" if k == "mem_kib_total" else k[:-2] + "_us"
+
+
 def prefix_summary(pre, devices):
     """Per prefix figures (µs, bytes), beyond the same peers with two
     prefixes each (the devices part at that N) and noise/WireGuard."""
@@ -505,11 +510,13 @@ def prefix_summary(pre, devices):
     out = {}
     for impl, r in ok.items():
         p, two = r["prefixes"], dev.get((impl, r["n"]))
-        x = {k: r[k] * (1024 if k == "mem_kib_total" else 1e6) / p
-             for k, _ in PREFIX_FIGS}
-        x.update({k + "_beyond_2": (r[k] - two[k]) * (
-            1024 if k == "mem_kib_total" else 1e6) / (p - 2 * r["n"])
-            if two and p > 2 * r["n"] else None for k, _ in PREFIX_FIGS})
+        x = {}
+        for k, _ in PREFIX_FIGS:
+            unit, name = 1024 if k == "mem_kib_total" else 1e6, \
+                per_prefix_name(k)
+            x[name] = r[k] * unit / p
+            x[name + "_beyond_2"] = (r[k] - two[k]) * unit / (
+                p - 2 * r["n"]) if two and p > 2 * r["n"] else None
         w = ok.get("wg")
         x["noise/wg"] = {k: r[k] / w[k] if w and w.get(k) else None
                          for k, _ in PREFIX_FIGS} if impl != "wg" else None
@@ -530,21 +537,21 @@ def md_prefixes(pre, s):
                f"{t} µs/prefix" for _, t in PREFIX_FIGS[:4]) +
            " | bytes/prefix | bytes/prefix beyond 2 | setconf µs/prefix "
            "beyond 2 | noise/wg setconf | noise/wg dump | noise/wg memory |",
-           "|---|" + "---:|" * 15]
+           "|---|" + "---:|" * 16]
     for r in pre:
         lab = LABELS.get(r["row"], r["row"])
         if r.get("status") != "ok":
             out.append(f"| {lab} | {r.get('status')}: "
-                       f"{r.get('reason', '?')} |" + " |" * 14)
+                       f"{r.get('reason', '?')} |" + " |" * 15)
             continue
         x = s[r["row"]]
         rat = x["noise/wg"] or {}
         out.append(f"| {lab} | " + " | ".join(
             [fmt(r[k]) for k, _ in PREFIX_FIGS[:4]] +
             [f"{r['mem_kib_total']:,}", fmt(r["dump_bytes"] / 1e6)] +
-            [fmt(x[k]) for k, _ in PREFIX_FIGS[:4]] +
-            [fmt(x["mem_kib_total"]), fmt(x["mem_kib_total_beyond_2"]),
-             fmt(x["setconf_s_beyond_2"])] +
+            [fmt(x[per_prefix_name(k)]) for k, _ in PREFIX_FIGS[:4]] +
+            [fmt(x["mem_bytes"]), fmt(x["mem_bytes_beyond_2"]),
+             fmt(x["setconf_us_beyond_2"])] +
             [fmt(rat.get(k), 2) for k in ("setconf_s", "dump_s",
                                           "mem_kib_total")]) + " |")
     return out + [""]
