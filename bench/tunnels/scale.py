@@ -480,6 +480,12 @@ def markdown(meta, host, recs):
                 "1.2). \"less start\": the tool's start (above) taken "
                 "off first, which at N = 1,000 is half the time:\n"] + \
             md_growth(s) + [""]
+    return out + md_more(meta, recs, s), s
+
+
+def md_more(meta, recs, s):
+    """The parts prefixes and hs, their summaries into @s."""
+    out = []
     pre = meta.get("scale_prefixes_rows", [])
     if pre:
         s["prefixes"] = prefix_summary(pre, recs)
@@ -489,7 +495,7 @@ def markdown(meta, host, recs):
         import scalehs
         lines, s["hs"] = scalehs.markdown(hs_recs)
         out += lines
-    return out, s
+    return out
 
 
 PREFIX_FIGS = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
