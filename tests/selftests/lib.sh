@@ -526,11 +526,12 @@ nt_ping() {
 }
 
 # nt_ping_first SIDE ADDR: the first packets start the handshake: wait up
-# to 15 s for one answer (the handshake runs in the debug kernel), then 3
-# in a row must come back.
+# to 15 s (NT_PING_TRIES pings of 1 s each: more under QEMU's TCG) for one
+# answer (the handshake runs in the debug kernel), then 3 in a row must
+# come back.
 nt_ping_first() {
 	local i
-	for ((i = 0; i < 15; i++)); do
+	for ((i = 0; i < ${NT_PING_TRIES:-15}; i++)); do
 		nt_x "$1" ping -c 1 -W 1 -q "$2" > /dev/null 2>&1 && break
 	done
 	nt_ping "$1" "$2"
