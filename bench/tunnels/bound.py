@@ -73,8 +73,10 @@ def aead_run(g, a, when):
     """Time the raw AEAD at the message size once; one record per cipher."""
     import hsrate     # bench/tunnels/hsrate.py: its noise_bench.ko helper
     size = plaintext_len(g.MTU)
-    # Smoke (debug kernel): few samples, no figure is read.
-    iters = ["tr_iters=20", "min_sample_us=5"] if a.smoke else []
+    # 1000 samples (about a second per run on the bench kernel); smoke
+    # (debug kernel): few samples, no figure is read.
+    iters = ["tr_iters=20", "min_sample_us=5"] if a.smoke else \
+        ["tr_iters=1000"]
     if g.NOISE_STATE.get("loaded"):
         err, took, lines = hsrate.bench_lines(
             g, a.tree, ["groups=aead", f"aead_size={size}"] + iters, 300)
