@@ -571,6 +571,15 @@ nt_dev_stat() {
 	nt_json "$1" ".stats.$2"
 }
 
+# nt_dev_stats SIDE KEY...: several device counters, space-separated, from
+# one look (one noisectl and one jq: each costs in the debug guest)
+nt_dev_stats() {
+	local s=$1 f
+	shift
+	printf -v f '\\(.stats.%s) ' "$@"
+	nt_json "$s" "\"${f% }\""
+}
+
 # nt_peer_stat SIDE PUB KEY: a peer counter
 nt_peer_stat() {
 	nt_json "$1" --arg k "$2" ".peers[] | select(.public_key == \$k) | .stats.$3"
