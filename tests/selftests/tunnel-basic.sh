@@ -130,7 +130,9 @@ gso_traffic() {
 	echo "side 1 during its TCP run: $m messages in $v skbs on its veth"
 	echo "side 1 drops before: $d1b; after: $(drops_by_reason 1)"
 	echo "side 2 drops before: $d2b; after: $(drops_by_reason 2)"
-	[ $rc = 0 ] && st_ge "messages per veth skb x10" "$((m * 10 / (v ? v : 1)))" 20 &&
+	# Without GSO each message is one skb (10); how many more share one
+	# depends on how fast the sender runs, which a loaded host slows.
+	[ $rc = 0 ] && st_ge "messages per veth skb x10" "$((m * 10 / (v ? v : 1)))" 12 &&
 	st_eq "side 1 drops meanwhile" "$(($(drops_sum 1) - d1))" 0 &&
 	st_eq "side 2 drops meanwhile" "$(($(drops_sum 2) - d2))" 0 &&
 	bytes_agree
