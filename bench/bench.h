@@ -103,6 +103,7 @@ extern unsigned int bench_hs_iters;
 extern unsigned int bench_dh_iters;
 extern unsigned int bench_tr_iters;
 extern unsigned int bench_min_sample_us;
+extern unsigned int bench_aead_size;
 extern bool bench_hs_parts;
 extern bool bench_static_pub;
 extern char *bench_hs_match;

@@ -34,6 +34,10 @@ unsigned int bench_min_sample_us = 20;
 module_param_named(min_sample_us, bench_min_sample_us, uint, 0444);
 MODULE_PARM_DESC(min_sample_us, "batch fast operations so one sample lasts at least this long");
 
+unsigned int bench_aead_size;
+module_param_named(aead_size, bench_aead_size, uint, 0444);
+MODULE_PARM_DESC(aead_size, "raw AEAD group: only this plaintext size in bytes (0: the standard sizes)");
+
 char *bench_hs_match;
 module_param_named(hs_match, bench_hs_match, charp, 0444);
 MODULE_PARM_DESC(hs_match, "run only the handshake rows whose protocol name contains this");
@@ -96,6 +100,8 @@ static int bench_thread(void *unused)
 	bench_note("params hs_iters=%u dh_iters=%u tr_iters=%u min_sample_us=%u hs_parts=%d",
 		   bench_hs_iters, bench_dh_iters, bench_tr_iters,
 		   bench_min_sample_us, bench_hs_parts);
+	if (bench_aead_size)
+		bench_note("params aead_size=%u", bench_aead_size);
 	for (i = 0; i < ARRAY_SIZE(bench_groups); i++) {
 		if (!group_wanted(bench_groups[i].name))
 			continue;
@@ -114,7 +120,8 @@ static int __init noise_bench_init(void)
 {
 	struct task_struct *t;
 
-	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu) ||
+	    bench_aead_size > BENCH_MAX_PLAINTEXT)
 		return -EINVAL;
 	t = kthread_create(bench_thread, NULL, "noise_bench");
 	if (IS_ERR(t))

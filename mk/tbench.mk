@@ -2,8 +2,9 @@
 # make bench-tunnels: our tunnel beside plain veth, the kernel's WireGuard,
 # wireguard-go and Nebula, in one boot of the non-debug UML kernel
 # (Documentation/bench-tunnels.rst). Prints the Markdown table and writes
-# $(BENCH_OUT)/tunnels.json and $(BENCH_OUT)/tunnels.png. make bench runs it
-# as the "tunnels" stage of bench/run, after the engine stage.
+# $(BENCH_OUT)/tunnels.json and $(BENCH_OUT)/tunnels.png; with the veth row,
+# also the one-CPU bound per cipher and each row's TCP share of it. make
+# bench runs it as the "tunnels" stage of bench/run, after the engine stage.
 #   BENCH_KDIR=<UML build dir>   use that kernel instead of building "bench"
 #   TBENCH_ROWS=veth,wg,...      only these rows (bench/tunnels/guest --help)
 #   TBENCH_ARGS="..."            guest options: --tcp-seconds N,

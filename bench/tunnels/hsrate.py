@@ -451,25 +451,32 @@ def cpu_jiffies():
     return v[0] + v[1] + v[2] + v[5] + v[6] + v[7], sum(v)
 
 
-def bench_hs_lines(g, tree, match, iters, timeout):
-    """noise_bench.ko groups=hs for protocols matching @match, once.
+def bench_lines(g, tree, params, timeout):
+    """noise_bench.ko once with module parameters @params (a list).
 
-    Returns (error dict or None, seconds it took, its new dmesg lines);
-    @iters: samples per row (0: the module's default)."""
+    Returns (error dict or None, seconds it took, its new dmesg lines).
+    Also used by the bound (bench/tunnels/bound.py)."""
     ko = os.path.join(tree, "bench/noise_bench.ko")
     if not os.path.exists(ko):
         return {"status": "unavailable", "reason": f"{ko} not built"}, 0, []
     before = len(g.run(["dmesg"]).stdout.splitlines())
     t = time.monotonic()
-    extra = [f"hs_iters={iters}", f"dh_iters={iters}"] if iters else []
-    p = g.run(["insmod", ko, "groups=hs", f"hs_match={match}",
-               "hs_parts=0"] + extra, check=False, timeout=timeout)
+    p = g.run(["insmod", ko] + params, check=False, timeout=timeout)
     took = time.monotonic() - t
     g.run(["rmmod", "noise_bench"], check=False)
     if p.returncode:
         return {"status": "failed",
                 "reason": f"insmod noise_bench.ko: {p.stderr.strip()}"}, took, []
     return None, took, g.run(["dmesg"]).stdout.splitlines()[before:]
+
+
+def bench_hs_lines(g, tree, match, iters, timeout):
+    """noise_bench.ko groups=hs for protocols matching @match, once.
+
+    As bench_lines(); @iters: samples per row (0: the module's default)."""
+    extra = [f"hs_iters={iters}", f"dh_iters={iters}"] if iters else []
+    return bench_lines(g, tree, ["groups=hs", f"hs_match={match}",
+                                 "hs_parts=0"] + extra, timeout)
 
 
 def engine_rate(g, tree, smoke):

@@ -239,17 +239,19 @@ st_netns() {
 
 st_netns_pair() {
 	local a=$1 b=$2
-	st_netns "$a" || return 1
-	st_netns "$b" || return 1
+	nt_cmd ip netns add "$a" || return 1
+	st_defer "st_netns_del $a"
+	nt_cmd ip netns add "$b" || return 1
+	st_defer "st_netns_del $b"
 	ip -n "$a" link set lo up &&
 	ip -n "$b" link set lo up &&
-	ip -n "$a" link add veth0 type veth peer name veth0 netns "$b" &&
-	ip -n "$a" addr add 10.99.0.1/24 dev veth0 &&
-	ip -n "$b" addr add 10.99.0.2/24 dev veth0 &&
+	nt_cmd ip -n "$a" link add veth0 type veth peer name veth0 netns "$b" &&
+	nt_cmd ip -n "$a" addr add 10.99.0.1/24 dev veth0 &&
+	nt_cmd ip -n "$b" addr add 10.99.0.2/24 dev veth0 &&
 	ip -n "$a" addr add fd99::1/64 dev veth0 nodad &&
 	ip -n "$b" addr add fd99::2/64 dev veth0 nodad &&
-	ip -n "$a" link set veth0 up &&
-	ip -n "$b" link set veth0 up
+	nt_cmd ip -n "$a" link set veth0 up &&
+	nt_cmd ip -n "$b" link set veth0 up
 }
 
 # st_iperf3 FROM TO ADDR [ARGS...]: a 1-second iperf3 run from namespace
@@ -359,8 +361,8 @@ st_kmemleak_case() {
 # After nt_up: NT_PRIV1 NT_PUB1 NT_PRIV2 NT_PUB2 (base64), NT_PSK, and the
 # config files $st_tmp/noise-1.conf and noise-2.conf.
 
-NT_NS1=nt1
-NT_NS2=nt2
+NT_NS1=${NT_NS1:-nt1}
+NT_NS2=${NT_NS2:-nt2}
 NT_DEV=noise0
 NT_PORT1=51821
 NT_PORT2=51822
@@ -412,6 +414,13 @@ nt_conf() {
 		[ -n "$ep" ] && echo "Endpoint = $ep"
 		echo "AllowedIPs = $aips"
 	} > "$f"
+}
+
+# nt_cmd CMD...: run CMD; with NT_VERBOSE=1 (the demo) print it first, as
+# "# CMD", so that the steps a tunnel takes can be read and copied.
+nt_cmd() {
+	[ "${NT_VERBOSE:-}" = 1 ] && echo "# $*"
+	"$@"
 }
 
 nt_ns() {	# nt_ns 1|2: the namespace of that side
@@ -473,11 +482,12 @@ nt_ctl() {
 # nt_dev SIDE: create the device on that side (no config), with the inner
 # addresses, up.
 nt_dev() {
-	local s=$1
-	nt_x "$s" ip link add "$NT_DEV" type noise || return 1
-	nt_x "$s" ip addr add "10.10.0.$s/24" dev "$NT_DEV" &&
-	nt_x "$s" ip addr add "fd10::$s/64" dev "$NT_DEV" nodad &&
-	nt_x "$s" ip link set "$NT_DEV" up
+	local s=$1 ns=$NT_NS2
+	[ "$1" = 1 ] && ns=$NT_NS1
+	nt_cmd ip -n "$ns" link add "$NT_DEV" type noise || return 1
+	nt_cmd ip -n "$ns" addr add "10.10.0.$s/24" dev "$NT_DEV" &&
+	ip -n "$ns" addr add "fd10::$s/64" dev "$NT_DEV" nodad &&
+	nt_cmd ip -n "$ns" link set "$NT_DEV" up
 }
 
 # nt_up PROTO [OUTER]: a tunnel between the sides, both configured with
@@ -486,7 +496,7 @@ nt_dev() {
 # endpoint (it learns it from the handshake). NT_ADDR1, NT_ADDR2: the
 # sides' outer IPv4 addresses when not those of st_netns_pair.
 nt_up() {
-	local proto=$1 outer=${2:-4} dh ep1 ep2
+	local proto=$1 outer=${2:-4} dh ep1 ep2 s ns
 	dh=$(nt_proto_dh "$proto")
 	NT_PRIV1=$(nt_genkey "$dh") && NT_PUB1=$(echo "$NT_PRIV1" | nt_pubkey) &&
 	NT_PRIV2=$(nt_genkey "$dh") && NT_PUB2=$(echo "$NT_PRIV2" | nt_pubkey) ||
@@ -504,10 +514,13 @@ nt_up() {
 	nt_conf "$st_tmp/noise-2.conf" "$proto" "$NT_PRIV2" "$NT_PORT2" \
 		"$NT_PUB1" "$ep1" "$NT_IN4_1/32, $NT_IN6_1/128" "$NT_PSK"
 	for s in 1 2; do
-		if ! nt_x "$s" ip link show "$NT_DEV" > /dev/null 2>&1; then
+		ns=$NT_NS2
+		[ $s = 1 ] && ns=$NT_NS1
+		if ! ip -n "$ns" link show "$NT_DEV" > /dev/null 2>&1; then
 			nt_dev "$s" || return 1
 		fi
-		nt_ctl "$s" setconf "$NT_DEV" "$st_tmp/noise-$s.conf" || return 1
+		nt_cmd ip netns exec "$ns" "$NOISECTL" setconf "$NT_DEV" \
+			"$st_tmp/noise-$s.conf" || return 1
 	done
 }
 
@@ -526,11 +539,12 @@ nt_ping() {
 }
 
 # nt_ping_first SIDE ADDR: the first packets start the handshake: wait up
-# to 15 s for one answer (the handshake runs in the debug kernel), then 3
-# in a row must come back.
+# to 15 s (NT_PING_TRIES pings of 1 s each: more under QEMU's TCG) for one
+# answer (the handshake runs in the debug kernel), then 3 in a row must
+# come back.
 nt_ping_first() {
 	local i
-	for ((i = 0; i < 15; i++)); do
+	for ((i = 0; i < ${NT_PING_TRIES:-15}; i++)); do
 		nt_x "$1" ping -c 1 -W 1 -q "$2" > /dev/null 2>&1 && break
 	done
 	nt_ping "$1" "$2"
@@ -555,6 +569,15 @@ nt_json() {
 # nt_dev_stat SIDE KEY: a device counter (rx_bytes, drop_handshake, ...)
 nt_dev_stat() {
 	nt_json "$1" ".stats.$2"
+}
+
+# nt_dev_stats SIDE KEY...: several device counters, space-separated, from
+# one look (one noisectl and one jq: each costs in the debug guest)
+nt_dev_stats() {
+	local s=$1 f
+	shift
+	printf -v f '\\(.stats.%s) ' "$@"
+	nt_json "$s" "\"${f% }\""
 }
 
 # nt_peer_stat SIDE PUB KEY: a peer counter

@@ -37,25 +37,40 @@ monitor_saw() {
 }
 
 check_protocol() {
-	st_eq "side 1 protocol" "$(nt_json 1 .protocol)" "$PROTO" &&
+	local proto key port peers
+	read -r proto key peers < <(nt_json 1 '"\(.protocol) \(.public_key) \(.peers | length)"')
+	read -r port < <(nt_json 2 .listen_port)
+	st_eq "side 1 protocol" "$proto" "$PROTO" &&
 	st_eq "side 2 protocol" "$(nt_json 2 .protocol)" "$PROTO" &&
-	st_eq "side 1 public key" "$(nt_json 1 .public_key)" "$NT_PUB1" &&
-	st_eq "side 2 listen port" "$(nt_json 2 .listen_port)" "$NT_PORT2" &&
-	st_eq "side 1 peers" "$(nt_json 1 '.peers | length')" 1
+	st_eq "side 1 public key" "$key" "$NT_PUB1" &&
+	st_eq "side 2 listen port" "$port" "$NT_PORT2" &&
+	st_eq "side 1 peers" "$peers" 1
 }
 
+# One look per side: the device counters that traffic must have moved,
+# the drop counters that must be 0 (checked on side 2, the receiver), and
+# the peer's rx_packets.
+CHECK_UP="tx_packets rx_packets tx_bytes rx_bytes handshakes"
+CHECK_ZERO="drop_auth drop_replay drop_source drop_bad_type drop_bad_length drop_handshake"
+
 check_counters() {
-	local s k v
+	local s k v i pub f
+	# shellcheck disable=SC2086
+	printf -v f '\\(.stats.%s) ' $CHECK_UP $CHECK_ZERO
+	f+='\(.peers[] | select(.public_key == $k) | .stats.rx_packets)'
 	for s in 1 2; do
-		for k in tx_packets rx_packets tx_bytes rx_bytes handshakes; do
-			v=$(nt_dev_stat $s $k)
-			st_ge "side $s device $k" "$v" 1 || return 1
+		pub=$NT_PUB1
+		[ $s = 1 ] && pub=$NT_PUB2
+		read -r -a v < <(nt_json $s --arg k "$pub" "\"$f\"")
+		i=0
+		for k in $CHECK_UP; do
+			st_ge "side $s device $k" "${v[i++]}" 1 || return 1
 		done
-	done
-	st_ge "side 2 peer rx_packets" "$(nt_peer_stat 2 "$NT_PUB1" rx_packets)" 6 &&
-	st_ge "side 1 peer rx_packets" "$(nt_peer_stat 1 "$NT_PUB2" rx_packets)" 6 &&
-	for k in drop_auth drop_replay drop_source drop_bad_type drop_bad_length drop_handshake; do
-		st_eq "side 2 device $k" "$(nt_dev_stat 2 $k)" 0 || return 1
+		for k in $CHECK_ZERO; do
+			[ $s = 1 ] || st_eq "side 2 device $k" "${v[i]}" 0 || return 1
+			i=$((i + 1))
+		done
+		st_ge "side $s peer rx_packets" "${v[i]}" 6 || return 1
 	done
 	# Idle now: what one side sent, the other received, byte for byte.
 	bytes_agree
@@ -65,15 +80,21 @@ check_counters() {
 # other received, byte for byte, once no keepalive is in flight between
 # the readings (each takes a while in the guest): at most 20 looks.
 bytes_agree() {
-	local i a b
+	local i a b t1 r1 t2 r2 last=""
 	for ((i = 0; i < 20; i++)); do
-		a="$(nt_peer_stat 1 "$NT_PUB2" tx_bytes) $(nt_peer_stat 2 "$NT_PUB1" tx_bytes)"
-		b="$(nt_peer_stat 2 "$NT_PUB1" rx_bytes) $(nt_peer_stat 1 "$NT_PUB2" rx_bytes)"
-		[ "$a" = "$b" ] && [ "$a" = "$(nt_peer_stat 1 "$NT_PUB2" tx_bytes) $(nt_peer_stat 2 "$NT_PUB1" tx_bytes)" ] &&
-			return 0
-		st_nap 0.5
+		read -r t1 r1 < <(peer_bytes 1 "$NT_PUB2")
+		read -r t2 r2 < <(peer_bytes 2 "$NT_PUB1")
+		a="$t1 $t2" b="$r2 $r1"
+		# Equal, and the same at two looks in a row.
+		[ "$a" = "$b" ] && [ "$a" = "$last" ] && return 0
+		last=$a
+		[ "$a" = "$b" ] || st_nap 0.5
 	done
 	st_eq "side 1, side 2 tx_bytes vs side 2, side 1 rx_bytes" "$a" "$b"
+}
+
+peer_bytes() {	# SIDE PUB: the peer's tx_bytes and rx_bytes, one look
+	nt_json "$1" --arg k "$2" '.peers[] | select(.public_key == $k) | "\(.stats.tx_bytes) \(.stats.rx_bytes)"'
 }
 
 # gso_traffic: with udp_gso=1 (module parameter, off by default) iperf3
@@ -109,7 +130,9 @@ gso_traffic() {
 	echo "side 1 during its TCP run: $m messages in $v skbs on its veth"
 	echo "side 1 drops before: $d1b; after: $(drops_by_reason 1)"
 	echo "side 2 drops before: $d2b; after: $(drops_by_reason 2)"
-	[ $rc = 0 ] && st_ge "messages per veth skb x10" "$((m * 10 / (v ? v : 1)))" 20 &&
+	# Without GSO each message is one skb (10); how many more share one
+	# depends on how fast the sender runs, which a loaded host slows.
+	[ $rc = 0 ] && st_ge "messages per veth skb x10" "$((m * 10 / (v ? v : 1)))" 12 &&
 	st_eq "side 1 drops meanwhile" "$(($(drops_sum 1) - d1))" 0 &&
 	st_eq "side 2 drops meanwhile" "$(($(drops_sum 2) - d2))" 0 &&
 	bytes_agree

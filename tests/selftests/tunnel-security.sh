@@ -108,10 +108,11 @@ nothing_through() {
 	sleep 1
 	# A wrong key for the responder fails its MAC1 (drop_mac1), another
 	# private key the handshake (drop_handshake).
-	st_ge "side 2 drop_handshake + drop_mac1" \
-		$(($(nt_dev_stat 2 drop_handshake) + $(nt_dev_stat 2 drop_mac1))) 1 &&
-	st_eq "side 2 rx_bytes" "$(nt_dev_stat 2 rx_bytes)" 0 &&
-	st_eq "side 2 handshakes" "$(nt_dev_stat 2 handshakes)" 0 &&
+	local dh dm rx hs
+	read -r dh dm rx hs < <(nt_dev_stats 2 drop_handshake drop_mac1 rx_bytes handshakes)
+	st_ge "side 2 drop_handshake + drop_mac1" $((dh + dm)) 1 &&
+	st_eq "side 2 rx_bytes" "$rx" 0 &&
+	st_eq "side 2 handshakes" "$hs" 0 &&
 	st_eq "side 1 handshakes" "$(nt_dev_stat 1 handshakes)" 0
 }
 
@@ -215,19 +216,20 @@ right_keys_again() {
 }
 
 mismatch() {	# PROTO_OF_SIDE_1: side 2 runs $PROTO
-	local k total=0
+	local k s total=0
 	fresh "$PROTO" "$1" || return 1
 	nt_noping 1 "$NT_IN4_2" || return 1
 	nt_noping 2 "$NT_IN4_1" || return 1
 	sleep 1
-	for k in handshakes rx_bytes; do
-		st_eq "side 1 $k" "$(nt_dev_stat 1 $k)" 0 || return 1
-		st_eq "side 2 $k" "$(nt_dev_stat 2 $k)" 0 || return 1
-	done
 	for s in 1 2; do
-		for k in drop_handshake drop_mac1 drop_bad_type drop_bad_length \
-			drop_unknown_index drop_auth; do
-			total=$((total + $(nt_dev_stat $s $k)))
+		# shellcheck disable=SC2046
+		set -- $(nt_dev_stats $s handshakes rx_bytes drop_handshake \
+			drop_mac1 drop_bad_type drop_bad_length drop_unknown_index drop_auth)
+		st_eq "side $s handshakes" "$1" 0 && st_eq "side $s rx_bytes" "$2" 0 ||
+			return 1
+		shift 2
+		for k; do
+			total=$((total + k))
 		done
 	done
 	st_ge "handshake messages refused and counted (both sides)" "$total" 1

@@ -102,6 +102,15 @@ struct noise_device {
 	 * ever appended.
 	 */
 	size_t *index, index_cap, n_indexed;
+
+	/*
+	 * A streaming read (noise_get_device_stream()): each peer goes to
+	 * peer_done once complete and only the last one is kept, so a dump
+	 * of any size takes the memory of one peer.
+	 */
+	void (*peer_done)(const struct noise_device *dev,
+			  const struct noise_peer *peer, void *arg);
+	void *peer_arg;
 };
 
 struct noise_device *device_new(void);

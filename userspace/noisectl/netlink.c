@@ -279,6 +279,12 @@ static struct noise_peer *peer_of_nest(struct noise_device *dev,
 	last = dev->n_peers ? &dev->peers[dev->n_peers - 1] : NULL;
 	if (last && last->key_len == len && !memcmp(last->public_key, key, len))
 		return last;	/* continued from the previous message */
+	if (last && dev->peer_done) {
+		/* A streaming read: the last peer is complete. */
+		dev->peer_done(dev, last, dev->peer_arg);
+		free(last->ips);
+		dev->n_peers = 0;
+	}
 	peer = device_add_peer(dev);
 	memcpy(peer->public_key, key, len);
 	peer->key_len = len;
@@ -612,7 +618,39 @@ static int on_device(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-struct noise_device *noise_get_device(const char *ifname)
+/* The device read, or NULL after one line saying why. */
+static struct noise_device *get_device_done(const char *ifname,
+					    struct dump_ctx *dc,
+					    const struct nl_result *r)
+{
+	if (!r->error && r->intr) {
+		fprintf(stderr, "%s: %s: the device kept changing while being read\n",
+			prog, ifname);
+	} else if (r->error) {
+		print_error(ifname, "cannot read the device", r);
+	} else if (dc->bad) {
+		fprintf(stderr, "%s: %s: malformed answer from the kernel\n",
+			prog, ifname);
+	} else {
+		if (!dc->dev->ifname[0])
+			snprintf(dc->dev->ifname, sizeof(dc->dev->ifname), "%s",
+				 ifname);
+		return dc->dev;
+	}
+	device_free(dc->dev);
+	return NULL;
+}
+
+/*
+ * Read the device, retrying while it changes under the dump. With a
+ * restart callback, the peers stream to dev->peer_done (set by the
+ * caller's setup callback on each fresh device), and restart undoes what
+ * a dump that has to be read again already handed over.
+ */
+static struct noise_device *get_device(const char *ifname,
+				       void (*setup)(struct noise_device *dev,
+						     void *arg),
+				       void (*restart)(void *arg), void *arg)
 {
 	struct dump_ctx d = { 0 };
 	struct nl_result res;
@@ -631,31 +669,56 @@ again:
 	    nla_put_string(msg, NOISE_A_DEVICE_IFNAME, ifname))
 		die_oom();
 	d.dev = device_new();
+	snprintf(d.dev->ifname, sizeof(d.dev->ifname), "%s", ifname);
+	if (setup)
+		setup(d.dev, arg);
 	d.bad = false;
 	nl_talk(sk, msg, on_device, &d, &res);
 	nlmsg_free(msg);
 	/* The device changed during the dump: read it again. */
 	if (!res.error && res.intr && ++tries < 20) {
 		device_free(d.dev);
+		if (restart)
+			restart(arg);
 		goto again;
 	}
 	nl_socket_free(sk);
-	if (!res.error && res.intr) {
-		fprintf(stderr, "%s: %s: the device kept changing while being read\n",
-			prog, ifname);
-	} else if (res.error) {
-		print_error(ifname, "cannot read the device", &res);
-	} else if (d.bad) {
-		fprintf(stderr, "%s: %s: malformed answer from the kernel\n",
-			prog, ifname);
-	} else {
-		if (!d.dev->ifname[0])
-			snprintf(d.dev->ifname, sizeof(d.dev->ifname), "%s",
-				 ifname);
-		return d.dev;
-	}
-	device_free(d.dev);
-	return NULL;
+	return get_device_done(ifname, &d, &res);
+}
+
+struct noise_device *noise_get_device(const char *ifname)
+{
+	return get_device(ifname, NULL, NULL, NULL);
+}
+
+static void stream_setup(struct noise_device *dev, void *arg)
+{
+	const struct noise_peer_sink *sink = arg;
+
+	dev->peer_done = sink->peer_done;
+	dev->peer_arg = sink->arg;
+}
+
+static void stream_restart(void *arg)
+{
+	const struct noise_peer_sink *sink = arg;
+
+	sink->restart(sink->arg);
+}
+
+bool noise_get_device_stream(const char *ifname,
+			     const struct noise_peer_sink *sink)
+{
+	struct noise_device *dev;
+
+	dev = get_device(ifname, stream_setup, stream_restart, (void *)sink);
+	if (!dev)
+		return false;
+	if (dev->n_peers)
+		sink->peer_done(dev, &dev->peers[0], sink->arg);
+	sink->peer_done(dev, NULL, sink->arg);
+	device_free(dev);
+	return true;
 }
 
 static size_t msg_size(void)

@@ -18,6 +18,22 @@
 
 /* Every call prints one error line on failure (and returns NULL/false). */
 struct noise_device *noise_get_device(const char *ifname);
+
+/*
+ * A streaming read: peer_done gets each peer once complete, then NULL for
+ * the end of the device (the device's own attributes are complete at the
+ * first call); restart means the dump changed under us and starts again:
+ * forget what was handed over.
+ */
+struct noise_peer_sink {
+	void (*peer_done)(const struct noise_device *dev,
+			  const struct noise_peer *peer, void *arg);
+	void (*restart)(void *arg);
+	void *arg;
+};
+
+bool noise_get_device_stream(const char *ifname,
+			     const struct noise_peer_sink *sink);
 bool noise_set_device(const struct noise_device *dev);
 /* The names of the noise devices in this network namespace. */
 bool noise_list_devices(char ***names, size_t *n);

@@ -332,10 +332,9 @@ static void show_field(const struct noise_device *dev, const char *field,
  * the interface name first on every line. The kernel never returns private
  * and preshared keys: "(hidden)" when there is one, "(none)" when not.
  */
-void show_dump(FILE *f, const struct noise_device *dev, bool with_ifname)
+static void dump_head(FILE *f, const struct noise_device *dev,
+		      bool with_ifname)
 {
-	size_t i, j;
-
 	if (with_ifname)
 		fprintf(f, "%s\t", dev->ifname);
 	fprintf(f, "%s\t%s\t%u\t", dev->public_key_len ? "(hidden)" : "(none)",
@@ -344,25 +343,100 @@ void show_dump(FILE *f, const struct noise_device *dev, bool with_ifname)
 		fprintf(f, "0x%x\n", dev->fwmark);
 	else
 		fprintf(f, "off\n");
-	for (i = 0; i < dev->n_peers; i++) {
-		const struct noise_peer *p = &dev->peers[i];
+}
 
-		if (with_ifname)
-			fprintf(f, "%s\t", dev->ifname);
-		fprintf(f, "%s\t%s\t%s\t", fmt_key(p->public_key, p->key_len),
-			p->has_psk_id ? "(hidden)" : "(none)",
-			p->has_endpoint ? fmt_endpoint(&p->endpoint) : "(none)");
-		for (j = 0; j < p->n_ips; j++)
-			fprintf(f, "%s%s", j ? "," : "", fmt_allowedip(&p->ips[j]));
-		fprintf(f, "%s\t%llu\t%llu\t%llu\t", p->n_ips ? "" : "(none)",
-			p->last_handshake_ns / 1000000000ULL,
-			p->stats.v[NOISE_A_STATS_RX_BYTES],
-			p->stats.v[NOISE_A_STATS_TX_BYTES]);
-		if (p->keepalive)
-			fprintf(f, "%u\n", p->keepalive);
-		else
-			fprintf(f, "off\n");
+static void dump_peer(FILE *f, const struct noise_device *dev,
+		      const struct noise_peer *p, bool with_ifname)
+{
+	size_t j;
+
+	if (with_ifname)
+		fprintf(f, "%s\t", dev->ifname);
+	fprintf(f, "%s\t%s\t%s\t", fmt_key(p->public_key, p->key_len),
+		p->has_psk_id ? "(hidden)" : "(none)",
+		p->has_endpoint ? fmt_endpoint(&p->endpoint) : "(none)");
+	for (j = 0; j < p->n_ips; j++)
+		fprintf(f, "%s%s", j ? "," : "", fmt_allowedip(&p->ips[j]));
+	fprintf(f, "%s\t%llu\t%llu\t%llu\t", p->n_ips ? "" : "(none)",
+		p->last_handshake_ns / 1000000000ULL,
+		p->stats.v[NOISE_A_STATS_RX_BYTES],
+		p->stats.v[NOISE_A_STATS_TX_BYTES]);
+	if (p->keepalive)
+		fprintf(f, "%u\n", p->keepalive);
+	else
+		fprintf(f, "off\n");
+}
+
+void show_dump(FILE *f, const struct noise_device *dev, bool with_ifname)
+{
+	size_t i;
+
+	dump_head(f, dev, with_ifname);
+	for (i = 0; i < dev->n_peers; i++)
+		dump_peer(f, dev, &dev->peers[i], with_ifname);
+}
+
+/*
+ * show DEV dump without the model: each peer is printed as the dump
+ * completes it, into a buffer written out once the whole device was read
+ * (a dump the device changed under starts the buffer again).
+ */
+struct dump_stream {
+	FILE *f;
+	char *buf;
+	size_t len;
+	bool with_ifname, head;
+};
+
+static void dump_stream_open(struct dump_stream *ds)
+{
+	ds->buf = NULL;
+	ds->len = 0;
+	ds->head = false;
+	ds->f = open_memstream(&ds->buf, &ds->len);
+	if (!ds->f)
+		die_oom();
+}
+
+static void dump_stream_peer(const struct noise_device *dev,
+			     const struct noise_peer *peer, void *arg)
+{
+	struct dump_stream *ds = arg;
+
+	if (!ds->head) {
+		dump_head(ds->f, dev, ds->with_ifname);
+		ds->head = true;
 	}
+	if (peer)
+		dump_peer(ds->f, dev, peer, ds->with_ifname);
+}
+
+static void dump_stream_restart(void *arg)
+{
+	struct dump_stream *ds = arg;
+
+	fclose(ds->f);
+	free(ds->buf);
+	dump_stream_open(ds);
+}
+
+static bool show_dump_stream(const char *ifname, bool with_ifname)
+{
+	struct dump_stream ds = { .with_ifname = with_ifname };
+	struct noise_peer_sink sink = {
+		.peer_done = dump_stream_peer,
+		.restart = dump_stream_restart,
+		.arg = &ds,
+	};
+	bool ok;
+
+	dump_stream_open(&ds);
+	ok = noise_get_device_stream(ifname, &sink);
+	fclose(ds.f);
+	if (ok)
+		fwrite(ds.buf, 1, ds.len, stdout);
+	free(ds.buf);
+	return ok;
 }
 
 /* The field (NULL: none) is known, and goes with the rest of the line. */
@@ -454,6 +528,10 @@ int show_main(int argc, char *argv[])
 
 		if (!strcmp(what, "interfaces")) {
 			printf("%s%s", names[i], i + 1 < n ? " " : "\n");
+			continue;
+		}
+		if (!json && field && !strcmp(field, "dump")) {
+			ok = show_dump_stream(names[i], all) && ok;
 			continue;
 		}
 		dev = noise_get_device(names[i]);
