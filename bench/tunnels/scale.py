@@ -211,11 +211,16 @@ def run_rows(g, a):
            meminfo=list(MEMINFO), startup_s=startup(g, why), parts=parts,
            prefixes=a.scale_prefixes)
     for part, fn in (("devices", run_devices), ("hs", run_hs),
-                     ("prefixes", run_prefixes)):
+                     ("prefixes", run_prefixes), ("traffic", run_traffic)):
         if part in parts:
             t = time.monotonic()
             fn(g, a, ns, why)
             g.log(f"scale: part {part}: {time.monotonic() - t:.0f} s")
+
+
+def run_traffic(g, a, ns, why):
+    import scale_traffic
+    scale_traffic.run_rows(g, a, ns)
 
 
 def run_hs(g, a, ns, why):
@@ -465,8 +470,9 @@ def markdown(meta, host, recs):
                "made, so it holds the device's own; \"beyond N = 1\": "
                "(memory at N - at N = 1) / (N - 1), the peers' own\n")
     s = summary(recs, st)
-    out += md_figures(recs) + [""] + md_per_peer(recs, s) + [""]
-    cpu = md_cpu(recs)
+    if recs:    # part devices ran
+        out += md_figures(recs) + [""] + md_per_peer(recs, s) + [""]
+    cpu = md_cpu(recs) if recs else []
     if cpu:
         out += ["CPU time of the tool's process (user + system, with the "
                 "kernel's work in its system calls; getrusage of the "
@@ -495,6 +501,10 @@ def md_more(meta, recs, s):
         import scalehs
         lines, s["hs"] = scalehs.markdown(hs_recs)
         out += lines
+    traffic = meta.get("scale_traffic_rows", [])
+    if traffic:
+        import scale_traffic
+        out += scale_traffic.markdown(traffic)
     return out
 
 
