@@ -642,15 +642,12 @@ static struct noise_device *get_device_done(const char *ifname,
 }
 
 /*
- * Read the device, retrying while it changes under the dump. With a
- * restart callback, the peers stream to dev->peer_done (set by the
- * caller's setup callback on each fresh device), and restart undoes what
- * a dump that has to be read again already handed over.
+ * Read the device, retrying while it changes under the dump. With a sink,
+ * the peers stream to it (dev->peer_done) and its restart undoes what a
+ * dump that has to be read again already handed over.
  */
 static struct noise_device *get_device(const char *ifname,
-				       void (*setup)(struct noise_device *dev,
-						     void *arg),
-				       void (*restart)(void *arg), void *arg)
+				       const struct noise_peer_sink *sink)
 {
 	struct dump_ctx d = { 0 };
 	struct nl_result res;
@@ -670,16 +667,18 @@ again:
 		die_oom();
 	d.dev = device_new();
 	snprintf(d.dev->ifname, sizeof(d.dev->ifname), "%s", ifname);
-	if (setup)
-		setup(d.dev, arg);
+	if (sink) {
+		d.dev->peer_done = sink->peer_done;
+		d.dev->peer_arg = sink->arg;
+	}
 	d.bad = false;
 	nl_talk(sk, msg, on_device, &d, &res);
 	nlmsg_free(msg);
 	/* The device changed during the dump: read it again. */
 	if (!res.error && res.intr && ++tries < 20) {
 		device_free(d.dev);
-		if (restart)
-			restart(arg);
+		if (sink)
+			sink->restart(sink->arg);
 		goto again;
 	}
 	nl_socket_free(sk);
@@ -688,22 +687,7 @@ again:
 
 struct noise_device *noise_get_device(const char *ifname)
 {
-	return get_device(ifname, NULL, NULL, NULL);
-}
-
-static void stream_setup(struct noise_device *dev, void *arg)
-{
-	const struct noise_peer_sink *sink = arg;
-
-	dev->peer_done = sink->peer_done;
-	dev->peer_arg = sink->arg;
-}
-
-static void stream_restart(void *arg)
-{
-	const struct noise_peer_sink *sink = arg;
-
-	sink->restart(sink->arg);
+	return get_device(ifname, NULL);
 }
 
 bool noise_get_device_stream(const char *ifname,
@@ -711,7 +695,7 @@ bool noise_get_device_stream(const char *ifname,
 {
 	struct noise_device *dev;
 
-	dev = get_device(ifname, stream_setup, stream_restart, (void *)sink);
+	dev = get_device(ifname, sink);
 	if (!dev)
 		return false;
 	if (dev->n_peers)
