@@ -359,17 +359,20 @@ st_kmemleak_case() {
 # noisectl. Side 1 is namespace $NT_NS1 (veth 10.99.0.1, fd99::1; tunnel
 # 10.10.0.1/24, fd10::1/64, port 51821), side 2 is $NT_NS2 (.2, ::2, 51822).
 # After nt_up: NT_PRIV1 NT_PUB1 NT_PRIV2 NT_PUB2 (base64), NT_PSK, and the
-# config files $st_tmp/noise-1.conf and noise-2.conf.
+# config files $st_tmp/noise-1.conf and noise-2.conf. A caller may set
+# every NT_ variable below before sourcing; NT_IN6=0 gives the devices no
+# inner IPv6 (no address, no /128 allowed), NT_MTU their MTU.
 
 NT_NS1=${NT_NS1:-nt1}
 NT_NS2=${NT_NS2:-nt2}
-NT_DEV=noise0
-NT_PORT1=51821
-NT_PORT2=51822
-NT_IN4_1=10.10.0.1
-NT_IN4_2=10.10.0.2
-NT_IN6_1=fd10::1
-NT_IN6_2=fd10::2
+NT_DEV=${NT_DEV:-noise0}
+NT_PORT1=${NT_PORT1:-51821}
+NT_PORT2=${NT_PORT2:-51822}
+NT_IN4_1=${NT_IN4_1:-10.10.0.1}
+NT_IN4_2=${NT_IN4_2:-10.10.0.2}
+NT_IN6=${NT_IN6:-1}
+NT_IN6_1=${NT_IN6_1:-fd10::1}
+NT_IN6_2=${NT_IN6_2:-fd10::2}
 
 # nt_proto_dh NAME: the DH function of a protocol name (25519 or 448; of
 # an hfs protocol's "<dh>+<kem>" the DH).
@@ -397,6 +400,8 @@ nt_pubkey() {
 # nt_conf FILE PROTO PRIV PORT PEERPUB ENDPOINT ALLOWEDIPS [PSK]
 nt_conf() {
 	local f=$1 proto=$2 priv=$3 port=$4 pub=$5 ep=$6 aips=$7 psk=${8:-} i n
+	# It holds keys: readable by its owner only (noisectl warns otherwise).
+	: > "$f" && chmod 600 "$f" || return 1
 	{
 		echo "[Interface]"
 		echo "Protocol = $proto"
@@ -456,7 +461,7 @@ nt_stream_start() {
 	local s i stream="python3 $st_here/stream.py"
 	rm -f "$st_tmp/stop" "$st_tmp"/stop.mark* "$st_tmp"/recv-* "$st_tmp"/send-*
 	for s in 1 2; do
-		nt_bg $s "$st_tmp/recv-$s" $stream recv "10.10.0.$s" 9000 "$st_tmp/stop" 2
+		nt_bg $s "$st_tmp/recv-$s" $stream recv "$(nt_in4 $s)" 9000 "$st_tmp/stop" 2
 		eval "RECV$s=$NT_BG"
 	done
 	for s in 1 2; do
@@ -479,14 +484,19 @@ nt_ctl() {
 	ip netns exec "$ns" "$NOISECTL" "$@"
 }
 
+nt_in4() {	# nt_in4 1|2: the inner IPv4 address of that side
+	if [ "$1" = 1 ]; then echo "$NT_IN4_1"; else echo "$NT_IN4_2"; fi
+}
+
 # nt_dev SIDE: create the device on that side (no config), with the inner
-# addresses, up.
+# addresses (/24, /64), up.
 nt_dev() {
-	local s=$1 ns=$NT_NS2
-	[ "$1" = 1 ] && ns=$NT_NS1
+	local s=$1 ns=$NT_NS2 in6=$NT_IN6_2
+	[ "$1" = 1 ] && ns=$NT_NS1 in6=$NT_IN6_1
 	nt_cmd ip -n "$ns" link add "$NT_DEV" type noise || return 1
-	nt_cmd ip -n "$ns" addr add "10.10.0.$s/24" dev "$NT_DEV" &&
-	ip -n "$ns" addr add "fd10::$s/64" dev "$NT_DEV" nodad &&
+	[ -z "${NT_MTU:-}" ] || ip -n "$ns" link set "$NT_DEV" mtu "$NT_MTU" || return 1
+	nt_cmd ip -n "$ns" addr add "$(nt_in4 "$s")/24" dev "$NT_DEV" || return 1
+	[ "$NT_IN6" = 0 ] || ip -n "$ns" addr add "$in6/64" dev "$NT_DEV" nodad || return 1
 	nt_cmd ip -n "$ns" link set "$NT_DEV" up
 }
 
@@ -496,7 +506,7 @@ nt_dev() {
 # endpoint (it learns it from the handshake). NT_ADDR1, NT_ADDR2: the
 # sides' outer IPv4 addresses when not those of st_netns_pair.
 nt_up() {
-	local proto=$1 outer=${2:-4} dh ep1 ep2 s ns
+	local proto=$1 outer=${2:-4} dh ep1 ep2 s ns a1 a2
 	dh=$(nt_proto_dh "$proto")
 	NT_PRIV1=$(nt_genkey "$dh") && NT_PUB1=$(echo "$NT_PRIV1" | nt_pubkey) &&
 	NT_PRIV2=$(nt_genkey "$dh") && NT_PUB2=$(echo "$NT_PRIV2" | nt_pubkey) ||
@@ -508,11 +518,13 @@ nt_up() {
 	else
 		ep1="${NT_ADDR1:-10.99.0.1}:$NT_PORT1" ep2="${NT_ADDR2:-10.99.0.2}:$NT_PORT2"
 	fi
+	a1="$NT_IN4_1/32" a2="$NT_IN4_2/32"
+	[ "$NT_IN6" = 0 ] || a1+=", $NT_IN6_1/128" a2+=", $NT_IN6_2/128"
 	nt_conf "$st_tmp/noise-1.conf" "$proto" "$NT_PRIV1" "$NT_PORT1" \
-		"$NT_PUB2" "$ep2" "$NT_IN4_2/32, $NT_IN6_2/128" "$NT_PSK"
+		"$NT_PUB2" "$ep2" "$a2" "$NT_PSK"
 	[ "${NT_NO_EP2:-}" = 1 ] && ep1=""
 	nt_conf "$st_tmp/noise-2.conf" "$proto" "$NT_PRIV2" "$NT_PORT2" \
-		"$NT_PUB1" "$ep1" "$NT_IN4_1/32, $NT_IN6_1/128" "$NT_PSK"
+		"$NT_PUB1" "$ep1" "$a1" "$NT_PSK"
 	for s in 1 2; do
 		ns=$NT_NS2
 		[ $s = 1 ] && ns=$NT_NS1
