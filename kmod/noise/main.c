@@ -3,7 +3,8 @@
  * noise: the Noise Protocol Framework (revision 34) in the kernel.
  * Module init and exit: the shared hash tfms, the AEAD driver probe and the
  * debugfs file noise/drivers (engine), then the tunnel (tunnel/device.c:
- * the "noise" link type, per-netns state, generic netlink). The engine
+ * the "noise" link type, per-netns state, generic netlink) and its debugfs
+ * file noise/stages (tunnel/timing.c). The engine
  * never calls into the tunnel; only this glue knows both.
  */
 
@@ -13,6 +14,7 @@
 #include "cipher.h"
 #include "hash.h"
 #include "tunnel/device.h"
+#include "tunnel/timing.h"
 
 static struct dentry *noise_debugfs;
 
@@ -43,6 +45,8 @@ static int __init noise_init(void)
 	noise_debugfs = debugfs_create_dir("noise", NULL);
 	debugfs_create_file("drivers", 0444, noise_debugfs, NULL, &noise_drivers_fops);
 	err = noise_tunnel_init();
+	if (!err)
+		debugfs_create_file("stages", 0600, noise_debugfs, NULL, &noise_stages_fops);
 	if (err) {
 		debugfs_remove_recursive(noise_debugfs);
 		noise_hash_free_tfms();

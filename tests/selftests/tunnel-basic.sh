@@ -7,7 +7,8 @@
 # inside, over IPv4 and then IPv6 outside (TCP once more with UDP GSO on,
 # udp_gso=1: messages coalesced, nothing dropped); the handshake on the first
 # packet, the counters on both sides, `noisectl monitor` seeing the peers
-# and the handshake; then the devices, and the module with a device up,
+# and the handshake; the per-stage timings (stage_timing=1) counting in
+# every stage; then the devices, and the module with a device up,
 # removed while traffic runs through them; kmemleak clean.
 source "$(dirname "$0")/lib.sh"
 
@@ -157,6 +158,30 @@ gso_traffic() {
 	bytes_agree
 }
 
+# stage_timing: with noise.ko's stage_timing=1, three pings (three
+# messages each way, both sides in this kernel) count in every stage of
+# both paths (debugfs noise/stages: "name calls messages ns"); zeroed by a
+# write; off, three more pings count nowhere.
+STAGE_P=/sys/module/noise/parameters/stage_timing
+STAGES=/sys/kernel/debug/noise/stages
+stage_timing() {
+	local name calls msgs ns rc=0
+	echo 0 > "$STAGES" && echo 1 > "$STAGE_P" || return 1
+	nt_ping 1 "$NT_IN4_2" > /dev/null || rc=1
+	echo 0 > "$STAGE_P"
+	[ $rc = 0 ] || return 1
+	cat "$STAGES"
+	while read -r name calls msgs ns; do
+		st_ge "$name messages" "$msgs" 6 && st_ge "$name ns" "$ns" 1 || rc=1
+	done < "$STAGES"
+	echo 0 > "$STAGES"
+	nt_ping 1 "$NT_IN4_2" > /dev/null || return 1
+	while read -r name calls msgs ns; do
+		st_eq "$name with stage_timing=0" "$calls $msgs $ns" "0 0 0" || rc=1
+	done < "$STAGES"
+	return $rc
+}
+
 check_endpoint() {	# side 2 knows side 1 at $1
 	st_eq "side 2's endpoint of side 1" \
 		"$(nt_json 2 '.peers[0].endpoint')" "$1"
@@ -225,7 +250,7 @@ new_tunnel() {
 	nt_devs && nt_up "$PROTO" 4 && nt_ping_first 1 "$NT_IN4_2"
 }
 
-st_plan 28
+st_plan 29
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_run_v "iperf3 TCP over the bare veth (baseline)" nt_iperf3 1 10.99.0.2 1
 st_must "load noise.ko" noise_load
@@ -239,6 +264,7 @@ st_run "ping6 inside, IPv4 outside" nt_ping 2 "$NT_IN6_1"
 st_run "noisectl monitor saw peer-added" monitor_saw peer-added "$NT_PUB2"
 st_run "noisectl monitor saw the handshake" monitor_saw handshake "$NT_PUB2"
 st_run "counters on both sides agree and count no drop" check_counters
+st_run_v "stage_timing=1: every stage of both paths counts the pings, =0: none" stage_timing
 st_run_v "iperf3 TCP, IPv4 inside and outside" nt_iperf3 1 "$NT_IN4_2" 1
 st_run_v "iperf3 UDP, IPv4 inside and outside" nt_iperf3 2 "$NT_IN4_1" 0.5 -u -b 2M
 st_run_v "iperf3 TCP, IPv6 inside, IPv4 outside" nt_iperf3 2 "$NT_IN6_1" 1

@@ -29,6 +29,7 @@
 #include "send.h"
 #include "hs_glue.h"
 #include "timers.h"
+#include "timing.h"
 #include "netlink.h"
 
 /* Every noise device of every namespace (RTNL), for the netns pre_exit. */
@@ -372,9 +373,12 @@ int noise_tunnel_init(void)
 {
 	int err;
 
-	err = register_pernet_device(&noise_pernet_ops);
+	err = noise_timing_init();
 	if (err)
 		return err;
+	err = register_pernet_device(&noise_pernet_ops);
+	if (err)
+		goto err_timing;
 	err = rtnl_link_register(&noise_link_ops);
 	if (err)
 		goto err_pernet;
@@ -386,6 +390,8 @@ err_link:
 	rtnl_link_unregister(&noise_link_ops);
 err_pernet:
 	unregister_pernet_device(&noise_pernet_ops);
+err_timing:
+	noise_timing_exit();
 	return err;
 }
 
@@ -395,6 +401,7 @@ void noise_tunnel_exit(void)
 	rtnl_link_unregister(&noise_link_ops);
 	unregister_pernet_device(&noise_pernet_ops);
 	rcu_barrier();
+	noise_timing_exit();
 }
 
 MODULE_ALIAS_RTNL_LINK(KBUILD_MODNAME);

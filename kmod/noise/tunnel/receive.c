@@ -29,6 +29,7 @@
 #include "send.h"
 #include "hs_glue.h"
 #include "timers.h"
+#include "timing.h"
 #include "wg.h"
 
 /* Strip to the UDP payload; false if the datagram is malformed. */
@@ -315,7 +316,7 @@ static void noise_rx_cookie_reply(struct noise_device *nd, struct sk_buff *skb)
 }
 
 /* A transport message: index, window, age; then decrypt. */
-static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
+static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb, u64 t0)
 {
 	const struct noise_msg_transport *h;
 	struct noise_keypair *kp = NULL;
@@ -348,6 +349,7 @@ static void noise_rx_transport(struct noise_device *nd, struct sk_buff *skb)
 	NOISE_CB(skb)->dir = NOISE_CB_RX;
 	NOISE_CB(skb)->queued = false;
 	NOISE_CB(skb)->state = NOISE_CB_PENDING;
+	noise_stage_end(NOISE_STAGE_RX_PARSE, t0, 1);
 	noise_crypt_dispatch(nd, skb, NULL);
 	return;
 drop_kp:
@@ -363,6 +365,7 @@ drop:
 /* A datagram for @nd (data at the UDP header). Context: softirq. */
 static int noise_receive_nd(struct noise_device *nd, struct sk_buff *skb)
 {
+	u64 t0 = noise_stage_start();
 	struct noise_identity *id;
 	enum noise_drop why;
 	u8 type = 0;
@@ -387,7 +390,7 @@ static int noise_receive_nd(struct noise_device *nd, struct sk_buff *skb)
 		why = noise_msg_check(&id->proto, skb->data, skb->len, &type);
 	if (likely(why == NOISE_MSG_OK && type == NOISE_MSG_TRANSPORT)) {
 		rcu_read_unlock_bh();
-		noise_rx_transport(nd, skb);
+		noise_rx_transport(nd, skb, t0);
 		return 0;
 	}
 	if (why == NOISE_MSG_OK && type == NOISE_MSG_HANDSHAKE) {
@@ -453,8 +456,9 @@ static int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	unsigned int ad = !kp->framing || kp->framing->data_ad ?
 			  sizeof(struct noise_msg_transport) : 0;
 	unsigned int skip = sizeof(struct noise_msg_transport) - ad;
+	u64 t0 = noise_stage_start();
 	struct sk_buff *trailer;
-	int nfrags, nsg;
+	int nfrags, nsg, err;
 
 	nfrags = skb_cow_data(skb, 0, &trailer);
 	if (unlikely(nfrags < 0 || nfrags > NOISE_MAX_SG))
@@ -463,9 +467,12 @@ static int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
-	return noise_cipher_decrypt_async_at(kp->recv, s->req[noise_kp_cipher(kp)],
-			cb->nonce, s->sg, ad,
-			skb->len - sizeof(struct noise_msg_transport), done, data);
+	err = noise_cipher_decrypt_async_at(kp->recv, s->req[noise_kp_cipher(kp)],
+					    cb->nonce, s->sg, ad,
+					    skb->len - sizeof(struct noise_msg_transport),
+					    done, data);
+	noise_stage_end(NOISE_STAGE_RX_DECRYPT, t0, 1);
+	return err;
 }
 
 /*
@@ -552,7 +559,7 @@ static enum noise_drop noise_rx_err_reason(int err)
 }
 
 /* Deliver or drop a packet whose decryption ended with @err. */
-static void noise_rx_deliver(struct sk_buff *skb, int err)
+static void noise_rx_deliver_one(struct sk_buff *skb, int err)
 {
 	struct noise_keypair *kp = NOISE_CB(skb)->kp;
 	struct noise_peer *peer = kp->entry.peer;
@@ -598,6 +605,14 @@ free:
 free_quiet:
 	consume_skb(skb);
 	noise_keypair_put(kp);
+}
+
+static void noise_rx_deliver(struct sk_buff *skb, int err)
+{
+	u64 t0 = noise_stage_start();
+
+	noise_rx_deliver_one(skb, err);
+	noise_stage_end(NOISE_STAGE_RX_DELIVER, t0, 1);
 }
 
 /**

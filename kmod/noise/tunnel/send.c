@@ -25,6 +25,7 @@
 #include "socket.h"
 #include "send.h"
 #include "timers.h"
+#include "timing.h"
 #include "wg.h"
 
 static void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *list);
@@ -124,8 +125,9 @@ static int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 			  sizeof(struct noise_msg_transport) : 0;
 	unsigned int skip = sizeof(struct noise_msg_transport) - ad;
 	struct noise_msg_transport *h;
+	u64 t0 = noise_stage_start();
 	struct sk_buff *trailer;
-	int nfrags, nsg;
+	int nfrags, nsg, err;
 
 	padded = ALIGN(plen, NOISE_PADDING);
 	if (padded > cb->mtu)
@@ -148,9 +150,10 @@ static int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
-	return noise_cipher_encrypt_async_at(kp->send,
-			s->req[noise_kp_cipher(kp)], cb->nonce, s->sg,
-			ad, padded, done, data);
+	err = noise_cipher_encrypt_async_at(kp->send, s->req[noise_kp_cipher(kp)],
+					    cb->nonce, s->sg, ad, padded, done, data);
+	noise_stage_end(NOISE_STAGE_TX_ENCRYPT, t0, 1);
+	return err;
 }
 
 /**
@@ -170,6 +173,8 @@ static void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *lis
 	struct sk_buff_head run;
 	struct sk_buff *skb;
 	bool gso;
+	int err;
+	u64 t0;
 
 	if (skb_queue_empty(list))
 		return;
@@ -194,7 +199,10 @@ static void noise_tx_send_list(struct noise_peer *peer, struct sk_buff_head *lis
 			    !noise_socket_gso_fits(skb, 0, 0, size))
 				break;
 		}
-		if (noise_socket_send_run(peer, &run))
+		t0 = noise_stage_start();
+		err = noise_socket_send_run(peer, &run);
+		noise_stage_end(NOISE_STAGE_TX_UDP, t0, n);
+		if (err)
 			continue;
 		noise_timers_any_packet_sent(peer);
 		if (inner)
@@ -207,9 +215,13 @@ static void noise_tx_send(struct sk_buff *skb)
 	struct noise_keypair *kp = NOISE_CB(skb)->kp;
 	struct noise_peer *peer = kp->entry.peer;
 	unsigned int len = NOISE_CB(skb)->inner_len;
+	u64 t0 = noise_stage_start();
+	int err;
 
 	skb->ip_summed = CHECKSUM_NONE;
-	if (likely(!noise_socket_send_skb(peer, skb))) {
+	err = noise_socket_send_skb(peer, skb);
+	noise_stage_end(NOISE_STAGE_TX_UDP, t0, 1);
+	if (likely(!err)) {
 		noise_timers_any_packet_sent(peer);
 		if (len)
 			noise_timers_data_sent(peer);
@@ -338,18 +350,18 @@ static void noise_unreachable(struct sk_buff *skb)
 		icmpv6_ndo_send(skb, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH, 0);
 }
 
-/* Segment once, resolve checksums, stage; false if nothing was staged. */
-static bool noise_xmit_stage(struct noise_peer *peer, struct sk_buff *skb,
-			     unsigned int mtu)
+/* Segment once, resolve checksums, stage; how many were staged. */
+static unsigned int noise_xmit_stage(struct noise_peer *peer, struct sk_buff *skb,
+				     unsigned int mtu)
 {
 	struct sk_buff *segs, *next;
-	bool any = false;
+	unsigned int n = 0;
 
 	if (skb_is_gso(skb)) {
 		segs = skb_gso_segment(skb, 0);
 		if (IS_ERR_OR_NULL(segs)) {
 			kfree_skb(skb);
-			return false;
+			return 0;
 		}
 		consume_skb(skb);
 		skb = segs;
@@ -366,9 +378,9 @@ static bool noise_xmit_stage(struct noise_peer *peer, struct sk_buff *skb,
 		NOISE_CB(skb)->mtu = mtu;
 		NOISE_CB(skb)->inner_len = skb->len;
 		noise_stage(peer, skb);
-		any = true;
+		n++;
 	}
-	return any;
+	return n;
 }
 
 /**
@@ -382,9 +394,10 @@ static bool noise_xmit_stage(struct noise_peer *peer, struct sk_buff *skb,
 netdev_tx_t noise_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct noise_device *nd = netdev_priv(dev);
+	u64 t0 = noise_stage_start();
 	struct noise_peer *peer;
+	unsigned int mtu, n;
 	const void *addr;
-	unsigned int mtu;
 	int family;
 
 	if (unlikely(noise_dst_of(skb, &family, &addr))) {
@@ -403,7 +416,11 @@ netdev_tx_t noise_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 	mtu = skb_valid_dst(skb) ? dst_mtu(skb_dst(skb)) : dev->mtu;
-	if (noise_xmit_stage(peer, skb, mtu))
+	noise_stage_end(NOISE_STAGE_TX_ROUTE, t0, 1);
+	t0 = noise_stage_start();
+	n = noise_xmit_stage(peer, skb, mtu);
+	noise_stage_end(NOISE_STAGE_TX_SEGMENT, t0, n);
+	if (n)
 		noise_send_staged(peer);
 	noise_peer_put(peer);
 	return NETDEV_TX_OK;
