@@ -657,6 +657,8 @@ def run_rows(g, a):
         r = one_flood(g, base, impl + "-over", keys, a.scratch, flooder,
                       path, a.hs_count, OVER_SECONDS, OVER_WINDOW, 0)
         g.emit(**base, row=impl + "-over", **r)
+    if getattr(a, "stages", False):
+        stages_flood(g, base, keys, a, flooder, path)
     run_native(g, a, base, flooder)
     if engine:
         engine.append(engine_rate(g, a.tree, a.smoke))
@@ -664,6 +666,32 @@ def run_rows(g, a):
     else:
         g.emit(**base, row="engine", status="unavailable",
                reason=g.NOISE_STATE.get("unavailable", "noise.ko not loaded"))
+
+
+def stages_flood(g, base, keys, a, flooder, path):
+    """--stages: one more flood on our responder with noise.ko's
+    stage_timing on (its own run: the clock reads cost a little); where
+    its CPU time per handshake goes, stage by stage."""
+    out = dict(base, kind="hs_stages")
+    if not os.path.exists(g.STAGE_PARAM) or not os.path.exists(g.STAGES):
+        g.emit(**out, status="unavailable",
+               reason="noise.ko has no stage_timing (or no debugfs)")
+        return
+    with open(g.STAGES, "w") as f:
+        f.write("0\n")
+    with open(g.STAGE_PARAM, "w") as f:
+        f.write("1\n")
+    try:
+        r = one_flood(g, base, "noise", keys, a.scratch, flooder, path,
+                      a.hs_count, a.hs_seconds, a.hs_window, "stages")
+    finally:
+        with open(g.STAGE_PARAM, "w") as f:
+            f.write("0\n")
+    g.emit(**out, status=r["status"], reason=r.get("reason"),
+           stages=g.read_stages(), responses=r.get("responses"),
+           completed_per_s=r.get("completed_per_s"),
+           guest_busy_s=r.get("guest_busy_s"),
+           sender_cpu_s=r.get("sender_cpu_s"))
 
 
 NATIVE_ROWS = {NATIVE_IK: "noise-ik", NATIVE_IKHFS: "noise-ikhfs"}

@@ -23,6 +23,7 @@
 #include "send.h"
 #include "hs_glue.h"
 #include "timers.h"
+#include "timing.h"
 #include "wg.h"
 
 static struct noise_identity *noise_glue_ident(struct noise_device *nd)
@@ -108,6 +109,7 @@ static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct nois
 		.prologue_len = id->proto.prologue_len,
 		.remote_static_cb = noise_glue_remote_static,
 	};
+	u64 t0 = noise_stage_start();
 	struct noise_glue_hs *nhs;
 
 	nhs = kzalloc(struct_size(nhs, last_sent, id->proto.max_msg_len), GFP_KERNEL);
@@ -137,6 +139,7 @@ static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct nois
 		return NULL;
 	}
 	noise_index_insert(&nd->index, &nhs->entry);
+	noise_stage_end(NOISE_STAGE_HS_NEW, t0, 1);
 	return nhs;
 }
 
@@ -163,6 +166,7 @@ static void noise_glue_count(struct noise_glue_hs *nhs)
 static void noise_glue_send_last(struct noise_glue_hs *nhs)
 {
 	struct noise_peer *peer = nhs->entry.peer;
+	u64 t0 = noise_stage_start();
 
 	if (nhs->last_sent_at)	/* a resend: a cookie may have come since */
 		noise_glue_macs(nhs->nd, peer, nhs->role == NOISE_INITIATOR,
@@ -181,6 +185,7 @@ static void noise_glue_send_last(struct noise_glue_hs *nhs)
 		peer->last_sent_handshake = jiffies;
 		noise_timers_hs_sent(peer);
 	}
+	noise_stage_end(NOISE_STAGE_HS_SEND, t0, 1);
 }
 
 /*
@@ -215,7 +220,7 @@ static int noise_glue_hint(struct noise_glue_hs *nhs, struct noise_peer *peer, c
 }
 
 /* Write message nhs->next_msgno into nhs->last_sent (the caller sends it). */
-static int noise_glue_write(struct noise_glue_hs *nhs)
+static int noise_glue_write_msg(struct noise_glue_hs *nhs)
 {
 	struct noise_identity *id = noise_glue_ident(nhs->nd);
 	struct noise_msg_handshake *h = (void *)nhs->last_sent;
@@ -266,6 +271,15 @@ static int noise_glue_write(struct noise_glue_hs *nhs)
 	nhs->next_msgno++;
 	nhs->retries = 0;
 	return 0;
+}
+
+static int noise_glue_write(struct noise_glue_hs *nhs)
+{
+	u64 t0 = noise_stage_start();
+	int err = noise_glue_write_msg(nhs);
+
+	noise_stage_end(NOISE_STAGE_HS_WRITE, t0, 1);
+	return err;
 }
 
 /*
@@ -452,6 +466,7 @@ static void noise_glue_complete(struct noise_glue_hs *nhs, bool confirmed)
 {
 	struct noise_device *nd = nhs->nd;
 	struct noise_peer *peer = nhs->entry.peer;
+	u64 t0 = noise_stage_start();
 	struct noise_keypair *kp;
 
 	kp = peer ? noise_glue_keypair(nhs, peer, confirmed) : NULL;
@@ -476,6 +491,7 @@ static void noise_glue_complete(struct noise_glue_hs *nhs, bool confirmed)
 		noise_glue_count_session(peer);
 		peer->nd->peer_event(peer, NOISE_EV_HANDSHAKE);
 	}
+	noise_stage_end(NOISE_STAGE_HS_SESSION, t0, 1);
 	if (!confirmed)
 		noise_glue_send_last(nhs);
 	peer->hs = NULL;
@@ -524,12 +540,15 @@ static int noise_glue_read(struct noise_glue_hs *nhs, struct sk_buff *skb)
 	unsigned int msgno = h->h.msgno, off = sizeof(*h);
 	size_t plen;
 	int err;
+	u64 t0;
 
 	if (msgno == 1 && id->proto.hinted)
 		off += sizeof(struct noise_msg_hint);
 	nhs->found = NULL;
+	t0 = noise_stage_start();
 	err = noise_handshake_read(nhs->hs, skb->data + off, id->proto.noise_len[msgno],
 				   nhs->payload, sizeof(nhs->payload), &plen);
+	noise_stage_end(NOISE_STAGE_HS_READ, t0, 1);
 	if (err)
 		return err;
 	memcpy(nhs->last_read_mac1, skb->data + skb->len - 2 * NOISE_MAC_LEN,

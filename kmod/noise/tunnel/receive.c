@@ -240,6 +240,7 @@ static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *i
 	const struct noise_framing_ops *f = id->proto.framing;
 	unsigned int msgno = ((const struct noise_msg_header *)skb->data)->msgno;
 	enum noise_drop why = NOISE_DROP_HANDSHAKE;
+	u64 t0 = noise_stage_start();
 
 	if (skb_linearize(skb) || !id->has_key)
 		goto drop;
@@ -259,10 +260,12 @@ static void noise_rx_handshake(struct noise_device *nd, struct noise_identity *i
 	NOISE_CB(skb)->proto_gen = id->proto_gen;
 	skb_queue_tail(&nd->hs_queue, skb);
 	queue_work(nd->hs_wq, &nd->hs_work);
+	noise_stage_end(NOISE_STAGE_HS_ADMIT, t0, 1);
 	return;
 drop:
 	noise_count_drop(nd, NULL, why);
 	kfree_skb(skb);
+	noise_stage_end(NOISE_STAGE_HS_ADMIT, t0, 1);
 }
 
 /* The peer whose handshake (or fresh session) has index @index. */
@@ -467,6 +470,8 @@ static int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
+	noise_stage_end(NOISE_STAGE_RX_PREPARE, t0, 1);
+	t0 = noise_stage_start();
 	err = noise_cipher_decrypt_async_at(kp->recv, s->req[noise_kp_cipher(kp)],
 					    cb->nonce, s->sg, ad,
 					    skb->len - sizeof(struct noise_msg_transport),
@@ -714,9 +719,13 @@ void noise_receive_handshakes(struct work_struct *work)
 	struct noise_device *nd = container_of(work, struct noise_device, hs_work);
 	struct sk_buff *skb;
 
+	u64 t0;
+
 	while ((skb = skb_dequeue(&nd->hs_queue))) {
 		mutex_lock(&nd->hs_lock);
+		t0 = noise_stage_start();
 		noise_glue_process(nd, skb);
+		noise_stage_end(NOISE_STAGE_HS_PROCESS, t0, 1);
 		mutex_unlock(&nd->hs_lock);
 		kfree_skb(skb);
 		cond_resched();

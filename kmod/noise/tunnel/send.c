@@ -150,6 +150,8 @@ static int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
+	noise_stage_end(NOISE_STAGE_TX_PREPARE, t0, 1);
+	t0 = noise_stage_start();
 	err = noise_cipher_encrypt_async_at(kp->send, s->req[noise_kp_cipher(kp)],
 					    cb->nonce, s->sg, ad, padded, done, data);
 	noise_stage_end(NOISE_STAGE_TX_ENCRYPT, t0, 1);

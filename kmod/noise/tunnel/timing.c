@@ -4,12 +4,14 @@
  * bench, --stages) and for anyone asking where a packet's time goes.
  *
  * Each stage (timing.h) is a stretch of code timed with ktime_get_ns() at
- * both ends and added to per-CPU sums: time, calls, messages. A stage
- * ends before the next one starts (but once a session: the packet that
- * confirms it sends what waited for it from inside rx_deliver), so the
- * sums add up to the tunnel's own share of a packet; what lies outside
- * them (the inner stack, the outer UDP receive, softirq scheduling, the
- * locks and nonces between stages) is not counted.
+ * both ends and added to per-CPU sums: time, calls, messages. A data-path
+ * stage ends before the next one starts (but once a session: the packet
+ * that confirms it sends what waited for it from inside rx_deliver), so
+ * their sums add up to the tunnel's own share of a packet; what lies
+ * outside them (the inner stack, the outer UDP receive, softirq
+ * scheduling, the locks and nonces between stages) is not counted. The
+ * handshake's hs_process holds hs_new .. hs_send, which do not overlap;
+ * the rest of it is the glue's own checks (timestamp, flood, binding).
  * With an asynchronous AEAD driver the crypto stages time the submission,
  * not the work.
  *
@@ -35,11 +37,20 @@ struct noise_stage_sum {
 static const char * const noise_stage_names[NOISE_STAGE_COUNT] = {
 	[NOISE_STAGE_TX_ROUTE] = "tx_route",
 	[NOISE_STAGE_TX_SEGMENT] = "tx_segment",
+	[NOISE_STAGE_TX_PREPARE] = "tx_prepare",
 	[NOISE_STAGE_TX_ENCRYPT] = "tx_encrypt",
 	[NOISE_STAGE_TX_UDP] = "tx_udp",
 	[NOISE_STAGE_RX_PARSE] = "rx_parse",
+	[NOISE_STAGE_RX_PREPARE] = "rx_prepare",
 	[NOISE_STAGE_RX_DECRYPT] = "rx_decrypt",
 	[NOISE_STAGE_RX_DELIVER] = "rx_deliver",
+	[NOISE_STAGE_HS_ADMIT] = "hs_admit",
+	[NOISE_STAGE_HS_PROCESS] = "hs_process",
+	[NOISE_STAGE_HS_NEW] = "hs_new",
+	[NOISE_STAGE_HS_READ] = "hs_read",
+	[NOISE_STAGE_HS_WRITE] = "hs_write",
+	[NOISE_STAGE_HS_SESSION] = "hs_session",
+	[NOISE_STAGE_HS_SEND] = "hs_send",
 };
 
 DEFINE_STATIC_KEY_FALSE(noise_timing_on);

@@ -14,11 +14,20 @@
 enum noise_stage {
 	NOISE_STAGE_TX_ROUTE,	/* ndo_start_xmit to a peer: allowed-IP lookup */
 	NOISE_STAGE_TX_SEGMENT,	/* GSO segmenting, checksums, headroom, staging */
-	NOISE_STAGE_TX_ENCRYPT,	/* padding, header, scatterlist, the AEAD */
+	NOISE_STAGE_TX_PREPARE,	/* writable data, padding, header, scatterlist */
+	NOISE_STAGE_TX_ENCRYPT,	/* the AEAD */
 	NOISE_STAGE_TX_UDP,	/* UDP, IP and the lower device, per send */
 	NOISE_STAGE_RX_PARSE,	/* encap_rcv: checks, index lookup, replay peek */
-	NOISE_STAGE_RX_DECRYPT,	/* scatterlist, the AEAD */
+	NOISE_STAGE_RX_PREPARE,	/* writable data, scatterlist */
+	NOISE_STAGE_RX_DECRYPT,	/* the AEAD */
 	NOISE_STAGE_RX_DELIVER,	/* replay commit, inner checks, source, GRO cell */
+	NOISE_STAGE_HS_ADMIT,	/* softirq: MAC1 (cookies under load), queueing */
+	NOISE_STAGE_HS_PROCESS,	/* hs_work: one message, all of what follows */
+	NOISE_STAGE_HS_NEW,	/* of which: a handshake's state and index */
+	NOISE_STAGE_HS_READ,	/* of which: the engine reads a message */
+	NOISE_STAGE_HS_WRITE,	/* of which: the engine writes one, MACs */
+	NOISE_STAGE_HS_SESSION,	/* of which: keypair, index, install */
+	NOISE_STAGE_HS_SEND,	/* of which: UDP send of what we wrote */
 	NOISE_STAGE_COUNT
 };
 
