@@ -8,7 +8,8 @@
 #   BENCH_KDIR=<UML build dir>   use that kernel instead of building "bench"
 #   TBENCH_ROWS=veth,wg,...      only these rows (bench/tunnels/guest --help)
 #   TBENCH_ARGS="..."            guest options: --tcp-seconds N,
-#                                --udp-seconds N, --udp-rate 20M, --pings N
+#                                --udp-seconds N, --udp-rate 20M, --pings N,
+#                                --stages (where the time goes, per stage)
 #
 # make bench-scale: one device of N peers, our tunnel (WireGuard profile
 # and an XX suite) beside the kernel's WireGuard, in one boot: setconf,
