@@ -8,8 +8,9 @@
 #   make kselftest_install INSTALL_PATH=DIR
 #
 # which installs the collection into DIR/COLLECTION, the runner
-# (DIR/run_kselftest.sh, DIR/kselftest/) and the collection's lines of
-# DIR/kselftest-list.txt; the lines other collections installed there stay.
+# (DIR/run_kselftest.sh, DIR/kselftest/), the net selftests' lib.sh
+# (DIR/net/lib.sh) and the collection's lines of DIR/kselftest-list.txt;
+# the lines other collections installed there stay.
 #
 # KSFT_DIR is the kernel's tools/testing/selftests; by default that of the
 # UML build kernel's source ($NOISE_UML_SOURCE, set by tests/check), else
@@ -33,6 +34,11 @@ export KSFT_DIR
 # its own BASE_DIR, i.e. not in-tree here: pass the timeout on.
 export kselftest_override_timeout ?= $(shell sed -n 's/^timeout=//p' settings)
 
+# tests/selftests/lib.sh sources the net selftests' lib.sh: installed
+# beside the collection (DIR/net/lib.sh), as the kernel's own collections
+# that use it do.
+TEST_INCLUDES += $(KSFT_DIR)/net/lib.sh
+
 include $(KSFT_DIR)/lib.mk
 
 # What the kernel's tools/testing/selftests/Makefile does for its TARGETS,
@@ -45,7 +51,8 @@ endif
 	mkdir -p $(INSTALL_PATH)/kselftest
 	install -m 744 $(addprefix $(KSFT_DIR)/kselftest/,$(KSFT_RUNNER_FILES)) $(INSTALL_PATH)/kselftest/
 	install -m 744 $(KSFT_DIR)/run_kselftest.sh $(INSTALL_PATH)/
-	$(MAKE) --no-print-directory install INSTALL_PATH=$(abspath $(INSTALL_PATH))/$(COLLECTION)
+	$(MAKE) --no-print-directory install INSTALL_PATH=$(abspath $(INSTALL_PATH))/$(COLLECTION) \
+		SRC_PATH=$(KSFT_DIR) OBJ_PATH=$(abspath $(INSTALL_PATH))
 	{ grep -v '^$(COLLECTION):' $(INSTALL_PATH)/kselftest-list.txt 2> /dev/null; \
 	  $(MAKE) -s --no-print-directory emit_tests COLLECTION=$(COLLECTION); } > $(INSTALL_PATH)/kselftest-list.new
 	mv $(INSTALL_PATH)/kselftest-list.new $(INSTALL_PATH)/kselftest-list.txt

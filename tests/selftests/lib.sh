@@ -28,28 +28,31 @@
 
 st_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# The kernel's KTAP helpers: $KSFT_DIR (set by tests/selftests/Makefile),
-# ../kselftest (a kselftest_install tree), the UML build kernel's source,
-# or the source tests/uml/build-kernel unpacked.
-st_ktap_helpers() {
+# A file of the kernel's kselftest tree: under $KSFT_DIR (set by
+# tests/selftests/Makefile), .. (a kselftest_install tree), the UML build
+# kernel's source, or the source tests/uml/build-kernel unpacked.
+st_ksft_file() {
 	local d cache=${NOISE_UML_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/noise-uml}
-	for d in ${KSFT_DIR:+"$KSFT_DIR/kselftest"} "$st_here/../kselftest" \
-		${NOISE_UML_SOURCE:+"$NOISE_UML_SOURCE/tools/testing/selftests/kselftest"} \
-		$(ls -d "$cache"/src/*/linux-source-*/tools/testing/selftests/kselftest 2>/dev/null | sort -r); do
-		if [ -r "$d/ktap_helpers.sh" ]; then
-			echo "$d/ktap_helpers.sh"
+	for d in ${KSFT_DIR:+"$KSFT_DIR"} "$st_here/.." \
+		${NOISE_UML_SOURCE:+"$NOISE_UML_SOURCE/tools/testing/selftests"} \
+		$(ls -d "$cache"/src/*/linux-source-*/tools/testing/selftests 2>/dev/null | sort -r); do
+		if [ -r "$d/$1" ]; then
+			echo "$d/$1"
 			return 0
 		fi
 	done
 	return 1
 }
-if ! st_ktap=$(st_ktap_helpers); then
-	echo "TAP version 13"
-	echo "Bail out! kselftest/ktap_helpers.sh not found: set KSFT_DIR to a kernel's tools/testing/selftests"
-	exit 1
-fi
-# shellcheck source=/dev/null
-source "$st_ktap"
+# Its KTAP helpers, and the net selftests' lib.sh (setup_ns, cleanup_ns).
+for st_f in kselftest/ktap_helpers.sh net/lib.sh; do
+	if ! st_p=$(st_ksft_file "$st_f"); then
+		echo "TAP version 13"
+		echo "Bail out! $st_f not found: set KSFT_DIR to a kernel's tools/testing/selftests"
+		exit 1
+	fi
+	# shellcheck source=/dev/null
+	source "$st_p"
+done
 
 # The repository, when we run from it (or $NOISE_REPO names it).
 st_repo=${NOISE_REPO:-}
@@ -214,8 +217,9 @@ st_ge() {
 }
 
 # st_netns_del NS: stop every process still in NS (a background job whose
-# $! was a subshell, not the program), then delete it. Leftovers would hold
-# the runner's output open and the boot would never end.
+# $! was a subshell, not the program), killed if it does not end, then
+# the net selftests' cleanup_ns. Leftovers would hold the runner's output
+# open and the boot would never end.
 st_netns_del() {
 	local pids i
 	pids=$(ip netns pids "$1" 2> /dev/null)
@@ -228,23 +232,23 @@ st_netns_del() {
 		done
 		[ -n "$pids" ] && kill -KILL $pids 2> /dev/null
 	fi
-	ip netns del "$1"
+	cleanup_ns "$1"
 }
 
-# st_netns NS: a new namespace, deleted (with what runs in it) at exit.
+# st_netns NS: a new namespace named NS (the net selftests' setup_ns, which
+# removes a stale one of that name first; loopback up), deleted (with
+# what runs in it) at exit.
 st_netns() {
-	ip netns add "$1" || return 1
+	local st_ns_name=$1
+
+	[ "${NT_VERBOSE:-}" = 1 ] && echo "# ip netns add $1"
+	setup_ns st_ns_name > /dev/null || return 1
 	st_defer "st_netns_del $1"
 }
 
 st_netns_pair() {
 	local a=$1 b=$2
-	nt_cmd ip netns add "$a" || return 1
-	st_defer "st_netns_del $a"
-	nt_cmd ip netns add "$b" || return 1
-	st_defer "st_netns_del $b"
-	ip -n "$a" link set lo up &&
-	ip -n "$b" link set lo up &&
+	st_netns "$a" && st_netns "$b" &&
 	nt_cmd ip -n "$a" link add veth0 type veth peer name veth0 netns "$b" &&
 	nt_cmd ip -n "$a" addr add 10.99.0.1/24 dev veth0 &&
 	nt_cmd ip -n "$b" addr add 10.99.0.2/24 dev veth0 &&
