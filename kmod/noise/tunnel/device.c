@@ -376,9 +376,12 @@ int noise_tunnel_init(void)
 	err = noise_timing_init();
 	if (err)
 		return err;
-	err = register_pernet_device(&noise_pernet_ops);
+	err = noise_peer_cache_init();
 	if (err)
 		goto err_timing;
+	err = register_pernet_device(&noise_pernet_ops);
+	if (err)
+		goto err_cache;
 	err = rtnl_link_register(&noise_link_ops);
 	if (err)
 		goto err_pernet;
@@ -390,6 +393,8 @@ err_link:
 	rtnl_link_unregister(&noise_link_ops);
 err_pernet:
 	unregister_pernet_device(&noise_pernet_ops);
+err_cache:
+	noise_peer_cache_exit();
 err_timing:
 	noise_timing_exit();
 	return err;
@@ -401,6 +406,7 @@ void noise_tunnel_exit(void)
 	rtnl_link_unregister(&noise_link_ops);
 	unregister_pernet_device(&noise_pernet_ops);
 	rcu_barrier();
+	noise_peer_cache_exit();
 	noise_timing_exit();
 }
 

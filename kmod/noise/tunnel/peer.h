@@ -261,6 +261,9 @@ struct noise_peer {
 	u64 internal_id;
 };
 
+/* The peers' slab cache: made by the module's init, gone at its exit. */
+int noise_peer_cache_init(void);
+void noise_peer_cache_exit(void);
 struct noise_peer *noise_peer_new(struct noise_device *nd, const u8 *public_key,
 				  unsigned int key_len, gfp_t gfp);
 void noise_peer_link(struct noise_peer *peer);
