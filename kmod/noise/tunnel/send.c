@@ -150,8 +150,7 @@ static int noise_encrypt_skb(struct sk_buff *skb, struct noise_crypt_slot *s,
 	nsg = skb_to_sgvec(skb, s->sg, skip, skb->len - skip);
 	if (unlikely(nsg < 0))
 		return nsg;
-	noise_stage_end(NOISE_STAGE_TX_PREPARE, t0, 1);
-	t0 = noise_stage_start();
+	t0 = noise_stage_next(NOISE_STAGE_TX_PREPARE, t0, 1);
 	err = noise_cipher_encrypt_async_at(kp->send, s->req[noise_kp_cipher(kp)],
 					    cb->nonce, s->sg, ad, padded, done, data);
 	noise_stage_end(NOISE_STAGE_TX_ENCRYPT, t0, 1);
@@ -418,8 +417,7 @@ netdev_tx_t noise_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 	mtu = skb_valid_dst(skb) ? dst_mtu(skb_dst(skb)) : dev->mtu;
-	noise_stage_end(NOISE_STAGE_TX_ROUTE, t0, 1);
-	t0 = noise_stage_start();
+	t0 = noise_stage_next(NOISE_STAGE_TX_ROUTE, t0, 1);
 	n = noise_xmit_stage(peer, skb, mtu);
 	noise_stage_end(NOISE_STAGE_TX_SEGMENT, t0, n);
 	if (n)

@@ -23,7 +23,6 @@
 
 #include <linux/module.h>
 #include <linux/percpu.h>
-#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 #include "timing.h"
@@ -57,15 +56,17 @@ DEFINE_STATIC_KEY_FALSE(noise_timing_on);
 static struct noise_stage_sum __percpu *noise_stage_sums;
 static bool stage_timing;
 
-void __noise_stage_end(enum noise_stage st, u64 t0, unsigned int packets)
+/* Return: now, the start of whatever stage follows. */
+u64 __noise_stage_end(enum noise_stage st, u64 t0, unsigned int packets)
 {
-	u64 d = ktime_get_ns() - t0;
+	u64 now = ktime_get_ns();
 	struct noise_stage_sum *s = get_cpu_ptr(noise_stage_sums);
 
-	s->ns[st] += d;
+	s->ns[st] += now - t0;
 	s->calls[st]++;
 	s->packets[st] += packets;
 	put_cpu_ptr(noise_stage_sums);
+	return now;
 }
 
 static int noise_stage_timing_set(const char *val, const struct kernel_param *kp)
@@ -150,11 +151,10 @@ int noise_timing_init(void)
 	return 0;
 }
 
+/* Context: process, no device left (no stage can be running). */
 void noise_timing_exit(void)
 {
 	static_branch_disable(&noise_timing_on);
-	/* Stages in flight (softirq, workers) saw the key on: let them end. */
-	synchronize_rcu();
 	free_percpu(noise_stage_sums);
 	noise_stage_sums = NULL;
 }

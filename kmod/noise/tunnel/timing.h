@@ -39,13 +39,21 @@ static inline u64 noise_stage_start(void)
 	return static_branch_unlikely(&noise_timing_on) ? ktime_get_ns() : 0;
 }
 
-void __noise_stage_end(enum noise_stage st, u64 t0, unsigned int packets);
+u64 __noise_stage_end(enum noise_stage st, u64 t0, unsigned int packets);
 
 /* The end of a stage begun at @t0, which handled @packets messages. */
 static inline void noise_stage_end(enum noise_stage st, u64 t0, unsigned int packets)
 {
 	if (static_branch_unlikely(&noise_timing_on) && t0)
 		__noise_stage_end(st, t0, packets);
+}
+
+/* The end of one stage and the start of the next: one clock read for both. */
+static inline u64 noise_stage_next(enum noise_stage st, u64 t0, unsigned int packets)
+{
+	if (static_branch_unlikely(&noise_timing_on) && t0)
+		return __noise_stage_end(st, t0, packets);
+	return noise_stage_start();
 }
 
 int noise_timing_init(void);
