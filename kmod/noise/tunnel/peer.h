@@ -200,6 +200,8 @@ struct noise_glue_hs {
  *	@handshakes; @cookie_events (enum
  *	noise_cookie_event); @last_handshake (ns realtime).
  * @internal_id: a number for log messages.
+ * @serial_cpu: the CPU @tx_work and @rx_work run on (-1: not chosen yet;
+ *	noise_queue_peer_work()).
  */
 struct noise_peer {
 	struct noise_device *nd;
@@ -258,6 +260,7 @@ struct noise_peer {
 	struct kref ref;
 	struct rcu_head rcu;
 	bool dead;
+	int serial_cpu;
 	u64 internal_id;
 };
 

@@ -77,6 +77,7 @@ struct noise_peer *noise_peer_alloc(struct noise_device *nd, const u8 *public_ke
 	INIT_WORK(&peer->hs_work, noise_glue_peer_work);
 	INIT_WORK(&peer->tx_work, noise_tx_work);
 	INIT_WORK(&peer->rx_work, noise_rx_work);
+	peer->serial_cpu = -1;
 	noise_timers_init(peer);
 	return peer;
 }

@@ -250,6 +250,42 @@ void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
 	queue_work_on(cpu, nd->wq, &w->work);
 }
 
+/*
+ * The CPU a peer's in-order work runs on: the same one while it stays
+ * online (spread over the online CPUs by the peer's number).
+ */
+static int noise_peer_serial_cpu(struct noise_peer *peer)
+{
+	int cpu = READ_ONCE(peer->serial_cpu);
+
+	if (likely(cpu >= 0 && cpu_online(cpu)))
+		return cpu;
+	cpu = cpumask_nth((u32)peer->internal_id % num_online_cpus(),
+			  cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	WRITE_ONCE(peer->serial_cpu, cpu);
+	return cpu;
+}
+
+/**
+ * noise_queue_peer_work() - queue a peer's tx_work or rx_work.
+ * @peer: the peer.
+ * @work: &peer->tx_work or &peer->rx_work.
+ *
+ * Both run on the peer's serial CPU, never where the worker that finished
+ * a packet happens to be: what they hand on is queued per CPU (a veth or
+ * loopback peer's backlog on send, the device's GRO cell on receive), and
+ * two CPUs would each drain their share in their own time, so the peer's
+ * packets could overtake one another after leaving its in-order queue.
+ * Context: any.
+ * Return: false if @work was already pending.
+ */
+bool noise_queue_peer_work(struct noise_peer *peer, struct work_struct *work)
+{
+	return queue_work_on(noise_peer_serial_cpu(peer), peer->nd->wq, work);
+}
+
 static void noise_ring_skb_free(void *p)
 {
 	struct sk_buff *skb = p;

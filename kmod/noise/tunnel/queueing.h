@@ -76,6 +76,7 @@ void noise_queueing_flush(struct noise_device *nd);
 void noise_crypt_dispatch(struct noise_device *nd, struct sk_buff *skb,
 			  struct sk_buff_head *sent);
 bool noise_crypt_use_inline(void);
+bool noise_queue_peer_work(struct noise_peer *peer, struct work_struct *work);
 struct sk_buff *noise_queue_take_done(struct sk_buff_head *queue, u8 *state);
 
 #endif /* _NOISE_TUNNEL_QUEUEING_H */

@@ -645,7 +645,7 @@ static void noise_rx_finish(struct sk_buff *skb, int err, bool inline_ctx)
 	noise_peer_get(peer);
 	/* Publish the plaintext before the state (noise_rx_work()). */
 	smp_store_release(&NOISE_CB(skb)->state, err ? NOISE_CB_DEAD : NOISE_CB_DONE);
-	if (!queue_work(peer->nd->wq, &peer->rx_work))
+	if (!noise_queue_peer_work(peer, &peer->rx_work))
 		noise_peer_put(peer);
 }
 

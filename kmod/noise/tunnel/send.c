@@ -287,7 +287,7 @@ static void noise_tx_finish(struct sk_buff *skb, int err, bool inline_ctx)
 	/* Publish the ciphertext before the state (noise_tx_work()). */
 	smp_store_release(&NOISE_CB(skb)->state, err ? NOISE_CB_DEAD : NOISE_CB_DONE);
 	noise_peer_get(peer);
-	if (!queue_work(peer->nd->wq, &peer->tx_work))
+	if (!noise_queue_peer_work(peer, &peer->tx_work))
 		noise_peer_put(peer);
 }
 
