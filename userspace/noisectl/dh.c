@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * X25519 and X448 through OpenSSL's EVP_PKEY raw-key interface; private
- * keys come straight from getrandom().
+ * X25519 and X448 through OpenSSL's EVP_PKEY raw-key interface (libcrypto
+ * loaded on first use, ossl.h); private keys come straight from
+ * getrandom().
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/random.h>
-#include <openssl/evp.h>
-
 #include "dh.h"
 #include "encoding.h"
+#include "ossl.h"
 
 static const struct dh_func dh_funcs[] = {
 	{ "25519", 32, EVP_PKEY_X25519 },
@@ -63,11 +63,13 @@ bool dh_public(const struct dh_func *dh, u8 *pub, const u8 *priv)
 	size_t len = dh->len;
 	bool ok;
 
-	key = EVP_PKEY_new_raw_private_key(dh->pkey_type, NULL, priv, dh->len);
+	if (ossl_load())
+		return false;
+	key = ossl.evp_pkey_new_raw_private_key(dh->pkey_type, NULL, priv, dh->len);
 	if (!key)
 		return false;
-	ok = EVP_PKEY_get_raw_public_key(key, pub, &len) == 1 && len == dh->len;
-	EVP_PKEY_free(key);
+	ok = ossl.evp_pkey_get_raw_public_key(key, pub, &len) == 1 && len == dh->len;
+	ossl.evp_pkey_free(key);
 	return ok;
 }
 

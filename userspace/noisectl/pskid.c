@@ -9,10 +9,8 @@
  * with psk[] one key per psk token of the protocol.
  */
 #include <string.h>
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 
+#include "ossl.h"
 #include "pskid.h"
 
 #define PSK_ID_LABEL "noise psk id"
@@ -21,19 +19,24 @@ bool blake2s_keyed(u8 *out, size_t outlen, const u8 *key, size_t keylen,
 		   const u8 *in, size_t inlen)
 {
 	OSSL_PARAM params[] = {
-		OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &outlen),
-		OSSL_PARAM_construct_end(),
+		OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, &outlen),
+		OSSL_PARAM_END
 	};
-	EVP_MAC *mac = EVP_MAC_fetch(NULL, "BLAKE2SMAC", NULL);
-	EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	EVP_MAC_CTX *ctx = NULL;
+	EVP_MAC *mac;
 	size_t got = 0;
 	bool ok;
 
-	ok = ctx && EVP_MAC_init(ctx, key, keylen, params) == 1 &&
-	     EVP_MAC_update(ctx, in, inlen) == 1 &&
-	     EVP_MAC_final(ctx, out, &got, outlen) == 1 && got == outlen;
-	EVP_MAC_CTX_free(ctx);
-	EVP_MAC_free(mac);
+	if (ossl_load())
+		return false;
+	mac = ossl.evp_mac_fetch(NULL, "BLAKE2SMAC", NULL);
+	if (mac)
+		ctx = ossl.evp_mac_ctx_new(mac);
+	ok = ctx && ossl.evp_mac_init(ctx, key, keylen, params) == 1 &&
+	     ossl.evp_mac_update(ctx, in, inlen) == 1 &&
+	     ossl.evp_mac_final(ctx, out, &got, outlen) == 1 && got == outlen;
+	ossl.evp_mac_ctx_free(ctx);
+	ossl.evp_mac_free(mac);
 	return ok;
 }
 
@@ -46,12 +49,12 @@ bool psk_id(u8 out[NOISE_PSK_ID_LEN], const u8 *pub, size_t len,
 	unsigned int klen = sizeof(k);
 	bool ok;
 
-	if (len > 64 || n < 0 || n > NOISE_PEER_PSK_MAX)
+	if (len > 64 || n < 0 || n > NOISE_PEER_PSK_MAX || ossl_load())
 		return false;
 	memcpy(label, PSK_ID_LABEL, sizeof(PSK_ID_LABEL) - 1);
 	memcpy(label + sizeof(PSK_ID_LABEL) - 1, pub, len);
-	if (EVP_Digest(label, sizeof(PSK_ID_LABEL) - 1 + len, k, &klen,
-		       EVP_blake2s256(), NULL) != 1 || klen != sizeof(k))
+	if (ossl.evp_digest(label, sizeof(PSK_ID_LABEL) - 1 + len, k, &klen,
+			    ossl.evp_blake2s256(), NULL) != 1 || klen != sizeof(k))
 		return false;
 	msg[0] = (u8)n;
 	memcpy(msg + 1, psks, (size_t)n * NOISE_PSK_KEY_LEN);

@@ -10,6 +10,7 @@
 
 #include "dh.h"
 #include "encoding.h"
+#include "ossl.h"
 #include "subcommands.h"
 
 int pubkey_main(int argc, char *argv[])
@@ -40,6 +41,11 @@ int pubkey_main(int argc, char *argv[])
 	if (want && want != dh) {
 		fprintf(stderr, "%s: stdin is a %s private key, not %s\n", prog,
 			dh->name, want->name);
+		goto out;
+	}
+	if (ossl_load()) {
+		fprintf(stderr, "%s: cannot derive the %s public key: %s\n", prog,
+			dh->name, ossl_load());
 		goto out;
 	}
 	if (!dh_public(dh, pub, priv)) {
