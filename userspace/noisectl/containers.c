@@ -7,11 +7,14 @@
 
 #include "containers.h"
 
-/* Room in the array p (capacity *cap) for element n, which is zeroed. */
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
+/*
+ * Room in the array p (capacity *cap, first @first) for element n, which
+ * is zeroed. Only elements below n were ever written.
+ */
+static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
 	if (n >= *cap) {
-		size_t c = *cap ? *cap * 2 : 8;
+		size_t c = *cap ? *cap * 2 : first;
 		void *q = realloc(p, c * size);
 
 		if (!q)
@@ -40,10 +43,11 @@ void device_free(struct noise_device *dev)
 		return;
 	for (i = 0; i < dev->n_peers; i++) {
 		explicit_bzero(dev->peers[i].psks, sizeof(dev->peers[i].psks));
-		free(dev->peers[i].ips);
+		peer_release(&dev->peers[i]);
 	}
+	/* Only the first n_peers were written: the rest may be untouched pages. */
 	if (dev->peers)
-		explicit_bzero(dev->peers, dev->cap_peers * sizeof(*dev->peers));
+		explicit_bzero(dev->peers, dev->n_peers * sizeof(*dev->peers));
 	free(dev->peers);
 	free(dev->index);
 	explicit_bzero(dev, sizeof(*dev));
@@ -53,7 +57,7 @@ void device_free(struct noise_device *dev)
 struct noise_peer *device_add_peer(struct noise_device *dev)
 {
 	dev->peers = grow(dev->peers, &dev->cap_peers, dev->n_peers,
-			  sizeof(*dev->peers));
+			  sizeof(*dev->peers), 8);
 	return &dev->peers[dev->n_peers++];
 }
 
@@ -133,8 +137,9 @@ struct noise_peer *device_find_peer(struct noise_device *dev, const u8 *key,
 
 struct noise_allowedip *peer_add_ip(struct noise_peer *peer)
 {
+	/* Most peers have one or two: a config of many peers stays small. */
 	peer->ips = grow(peer->ips, &peer->cap_ips, peer->n_ips,
-			 sizeof(*peer->ips));
+			 sizeof(*peer->ips), 2);
 	return &peer->ips[peer->n_ips++];
 }
 
@@ -163,4 +168,32 @@ int allowedip_cmp(const void *a, const void *b)
 	if (x->cidr != y->cidr)
 		return x->cidr < y->cidr ? -1 : 1;
 	return memcmp(&x->ip6, &y->ip6, x->family == AF_INET ? 4 : 16);
+}
+
+const struct noise_stats *peer_stats(const struct noise_peer *peer)
+{
+	static const struct noise_stats none;
+
+	return peer->stats ? peer->stats : &none;
+}
+
+/* Counters live apart: a config's peers have none, and stay small. */
+struct noise_stats *peer_stats_get(struct noise_peer *peer)
+{
+	if (!peer->stats) {
+		peer->stats = calloc(1, sizeof(*peer->stats));
+		if (!peer->stats)
+			die_oom();
+	}
+	return peer->stats;
+}
+
+void peer_release(struct noise_peer *peer)
+{
+	free(peer->ips);
+	free(peer->stats);
+	peer->ips = NULL;
+	peer->stats = NULL;
+	peer->n_ips = 0;
+	peer->cap_ips = 0;
 }

@@ -61,7 +61,7 @@ struct noise_peer {
 
 	u64 last_handshake_ns;
 	u64 last_attempt_ns;	/* our latest message 1 */
-	struct noise_stats stats;
+	struct noise_stats *stats;	/* NULL: none given (a config's peer) */
 
 	size_t n_ips, cap_ips;
 	struct noise_allowedip *ips;
@@ -119,6 +119,11 @@ struct noise_peer *device_add_peer(struct noise_device *dev);
 struct noise_peer *device_find_peer(struct noise_device *dev, const u8 *key,
 				    size_t len);
 struct noise_allowedip *peer_add_ip(struct noise_peer *peer);
+/* A peer's counters (all zero when it has none), and room for them. */
+const struct noise_stats *peer_stats(const struct noise_peer *peer);
+struct noise_stats *peer_stats_get(struct noise_peer *peer);
+/* Free what a peer owns (its allowed IPs, its counters). */
+void peer_release(struct noise_peer *peer);
 void allowedip_canonicalize(struct noise_allowedip *ip);
 int allowedip_cmp(const void *a, const void *b);
 

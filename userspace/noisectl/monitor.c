@@ -43,9 +43,9 @@ static void print_event(const struct noise_event *ev, void *arg)
 		printf("\t%s", fmt_endpoint(&p->endpoint));
 	if (ev->cmd == NOISE_CMD_HANDSHAKE_FAILED_NTF)
 		printf("\t%llu begun, %llu resent, %llu given up",
-		       p->stats.v[NOISE_A_STATS_HS_INITIATIONS],
-		       p->stats.v[NOISE_A_STATS_HS_RESENT],
-		       p->stats.v[NOISE_A_STATS_HS_GIVEN_UP]);
+		       peer_stats(p)->v[NOISE_A_STATS_HS_INITIATIONS],
+		       peer_stats(p)->v[NOISE_A_STATS_HS_RESENT],
+		       peer_stats(p)->v[NOISE_A_STATS_HS_GIVEN_UP]);
 	putchar('\n');
 	fflush(stdout);
 }

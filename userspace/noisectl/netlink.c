@@ -282,7 +282,7 @@ static struct noise_peer *peer_of_nest(struct noise_device *dev,
 	if (last && dev->peer_done) {
 		/* A streaming read: the last peer is complete. */
 		dev->peer_done(dev, last, dev->peer_arg);
-		free(last->ips);
+		peer_release(last);
 		dev->n_peers = 0;
 	}
 	peer = device_add_peer(dev);
@@ -347,7 +347,8 @@ static bool parse_peer_attrs(struct noise_peer *peer, struct nlattr **tb)
 	if (tb[NOISE_A_PEER_LAST_ATTEMPT_TIME] &&
 	    !get_uint(tb[NOISE_A_PEER_LAST_ATTEMPT_TIME], &peer->last_attempt_ns))
 		return false;
-	if (tb[NOISE_A_PEER_STATS] && !parse_stats(&peer->stats, tb[NOISE_A_PEER_STATS]))
+	if (tb[NOISE_A_PEER_STATS] &&
+	    !parse_stats(peer_stats_get(peer), tb[NOISE_A_PEER_STATS]))
 		return false;
 	return true;
 }
@@ -440,30 +441,25 @@ bool noise_parse_device(struct nlmsghdr *nlh, struct noise_device *dev)
 
 /* Building */
 
-struct builder {
-	const struct noise_device *dev;
-	int family;
-	size_t size;
-	struct nl_msg **msgs;
-	size_t n, cap;
-};
-
-static struct nl_msg *new_msg(struct builder *b)
+/* One SET_DEVICE request, with room for size bytes. */
+static struct nl_msg *new_set_msg(int family, size_t size)
 {
-	struct nl_msg *msg = nlmsg_alloc_size(b->size);
+	struct nl_msg *msg = nlmsg_alloc_size(size);
 
-	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, b->family, 0,
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
 				 NLM_F_REQUEST | NLM_F_ACK,
 				 NOISE_CMD_SET_DEVICE, NOISE_FAMILY_VERSION))
 		die_oom();
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 4;
-		b->msgs = realloc(b->msgs, b->cap * sizeof(*b->msgs));
-		if (!b->msgs)
-			die_oom();
-	}
-	b->msgs[b->n++] = msg;
 	return msg;
+}
+
+/* Free a request: private and preshared keys were in there. */
+static void free_set_msg(struct nl_msg *msg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	explicit_bzero(nlh, nlh->nlmsg_len);
+	nlmsg_free(msg);
 }
 
 static int put_device(struct nl_msg *msg, const struct noise_device *dev,
@@ -538,67 +534,106 @@ static int put_allowedip(struct nl_msg *msg, const struct noise_allowedip *ip)
 	return 0;
 }
 
+/* Where the next set request starts: peer p, and its allowed IP ip. */
+struct set_cursor {
+	const struct noise_device *dev;
+	int family;
+	size_t size;
+	size_t p, ip;
+	size_t n;		/* requests made so far */
+};
+
+/* Add the peers from c->p on to msg while they fit; false if not one does. */
+static bool put_peers(struct nl_msg *msg, struct set_cursor *c)
+{
+	const struct noise_device *dev = c->dev;
+	size_t in_msg = 0;
+
+	for (; c->p < dev->n_peers; c->p++, c->ip = 0, in_msg++) {
+		const struct noise_peer *peer = &dev->peers[c->p];
+		size_t ip_start = c->ip;
+		struct nlattr *nest;
+
+		nest = nla_nest_start(msg, NOISE_A_DEVICE_PEER);
+		if (!nest || put_peer_head(msg, peer, c->ip > 0)) {
+			if (nest)
+				nla_nest_cancel(msg, nest);
+			return in_msg > 0;
+		}
+		for (; c->ip < peer->n_ips; c->ip++)
+			if (put_allowedip(msg, &peer->ips[c->ip]))
+				break;
+		if (c->ip < peer->n_ips && c->ip == ip_start) {
+			/* Not one IP fits: the peer goes on, whole. */
+			nla_nest_cancel(msg, nest);
+			return in_msg > 0;
+		}
+		nla_nest_end(msg, nest);
+		if (c->ip < peer->n_ips)
+			return true;	/* continued in the next request */
+	}
+	return true;
+}
+
+/*
+ * The next request of c, or NULL: the peers are done (a device without
+ * peers still makes one request), or *too_big: a peer does not fit in one.
+ */
+static struct nl_msg *next_set_msg(struct set_cursor *c, bool *too_big)
+{
+	struct nl_msg *msg;
+
+	*too_big = false;
+	if (c->n && c->p >= c->dev->n_peers)
+		return NULL;
+	msg = new_set_msg(c->family, c->size);
+	if (put_device(msg, c->dev, !c->n++) || !put_peers(msg, c)) {
+		free_set_msg(msg);
+		*too_big = true;
+		return NULL;
+	}
+	return msg;
+}
+
+static void say_too_big(const struct noise_device *dev, size_t size)
+{
+	fprintf(stderr, "%s: %s: a peer does not fit in a netlink message of %zu bytes\n",
+		prog, dev->ifname, size);
+}
+
 bool noise_build_set(const struct noise_device *dev, int family, size_t size,
 		     struct nl_msg ***msgs, size_t *n)
 {
-	struct builder b = { .dev = dev, .family = family, .size = size };
-	size_t p = 0, ip = 0;	/* next peer, and next allowed IP in it */
+	struct set_cursor c = { .dev = dev, .family = family, .size = size };
+	struct nl_msg **all = NULL, *msg;
+	size_t cap = 0;
+	bool too_big;
 
-	do {
-		struct nl_msg *msg = new_msg(&b);
-		size_t in_msg = 0;
-
-		if (put_device(msg, dev, b.n == 1))
-			goto too_big;
-		for (; p < dev->n_peers; p++, ip = 0, in_msg++) {
-			const struct noise_peer *peer = &dev->peers[p];
-			struct nlattr *nest;
-			size_t ip_start = ip;
-
-			nest = nla_nest_start(msg, NOISE_A_DEVICE_PEER);
-			if (!nest || put_peer_head(msg, peer, ip > 0)) {
-				if (nest)
-					nla_nest_cancel(msg, nest);
-				if (!in_msg)
-					goto too_big;
-				break;
-			}
-			for (; ip < peer->n_ips; ip++)
-				if (put_allowedip(msg, &peer->ips[ip]))
-					break;
-			if (ip < peer->n_ips && ip == ip_start) {
-				/* Not one IP fits: the peer goes on, whole. */
-				nla_nest_cancel(msg, nest);
-				if (!in_msg)
-					goto too_big;
-				break;
-			}
-			nla_nest_end(msg, nest);
-			if (ip < peer->n_ips)
-				break;	/* continued in the next message */
+	*n = 0;
+	while ((msg = next_set_msg(&c, &too_big))) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 4;
+			all = realloc(all, cap * sizeof(*all));
+			if (!all)
+				die_oom();
 		}
-	} while (p < dev->n_peers);
-	*msgs = b.msgs;
-	*n = b.n;
+		all[(*n)++] = msg;
+	}
+	if (too_big) {
+		say_too_big(dev, size);
+		noise_free_msgs(all, *n);
+		return false;
+	}
+	*msgs = all;
 	return true;
-too_big:
-	fprintf(stderr, "%s: %s: a peer does not fit in a netlink message of %zu bytes\n",
-		prog, dev->ifname, size);
-	noise_free_msgs(b.msgs, b.n);
-	return false;
 }
 
 void noise_free_msgs(struct nl_msg **msgs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct nlmsghdr *nlh = nlmsg_hdr(msgs[i]);
-
-		/* Private and preshared keys were in there. */
-		explicit_bzero(nlh, nlh->nlmsg_len);
-		nlmsg_free(msgs[i]);
-	}
+	for (i = 0; i < n; i++)
+		free_set_msg(msgs[i]);
 	free(msgs);
 }
 
@@ -715,34 +750,47 @@ static size_t msg_size(void)
 	return (size_t)v;
 }
 
+/*
+ * The requests are made twice: first each is built and dropped, so that
+ * one that cannot be built fails before any is sent; then each is sent as
+ * it is built. One request lives at a time, not the whole config.
+ */
 bool noise_set_device(const struct noise_device *dev)
 {
+	struct set_cursor c = { .dev = dev, .size = msg_size() };
 	struct nl_result res;
-	struct nl_msg **msgs;
 	struct nl_sock *sk;
-	size_t n, i;
-	int family;
+	struct nl_msg *msg;
+	bool too_big;
+	size_t n;
 
-	sk = genl_open(&family);
+	sk = genl_open(&c.family);
 	if (!sk)
 		return false;
-	if (!noise_build_set(dev, family, msg_size(), &msgs, &n)) {
+	while ((msg = next_set_msg(&c, &too_big)))
+		free_set_msg(msg);
+	n = c.n;
+	c.p = 0;
+	c.ip = 0;
+	c.n = 0;
+	while (!too_big && (msg = next_set_msg(&c, &too_big))) {
+		bool failed = nl_talk(sk, msg, NULL, NULL, &res);
+
+		free_set_msg(msg);
+		if (!failed)
+			continue;
+		print_error(dev->ifname, "cannot configure the device", &res);
+		if (c.n > 1)
+			fprintf(stderr,
+				"%s: %s: request %zu of %zu failed; the %zu before it were applied\n",
+				prog, dev->ifname, c.n, n, c.n - 1);
 		nl_socket_free(sk);
 		return false;
 	}
-	for (i = 0; i < n; i++) {
-		if (!nl_talk(sk, msgs[i], NULL, NULL, &res))
-			continue;
-		print_error(dev->ifname, "cannot configure the device", &res);
-		if (i)
-			fprintf(stderr,
-				"%s: %s: request %zu of %zu failed; the %zu before it were applied\n",
-				prog, dev->ifname, i + 1, n, i);
-		break;
-	}
-	noise_free_msgs(msgs, n);
 	nl_socket_free(sk);
-	return i == n;
+	if (too_big)
+		say_too_big(dev, c.size);
+	return !too_big;
 }
 
 /* The device list: RTM_GETLINK, kind "noise". */

@@ -23,6 +23,7 @@ static struct noise_peer *copy_peer(struct noise_device *dev,
 	struct noise_peer *p = device_add_peer(dev);
 
 	*p = *src;
+	p->stats = NULL;
 	p->ips = NULL;
 	p->n_ips = 0;
 	p->cap_ips = 0;

@@ -125,7 +125,7 @@ static void print_cookies(const struct noise_stats *st)
 /* Our handshakes as initiator (only when there were any). */
 static void print_attempts(const struct noise_peer *p)
 {
-	const u64 *v = p->stats.v;
+	const u64 *v = peer_stats(p)->v;
 
 	if (!v[NOISE_A_STATS_HS_INITIATIONS] && !v[NOISE_A_STATS_HS_RESENT])
 		return;
@@ -174,19 +174,19 @@ static void show_pretty(const struct noise_device *dev)
 			printf("  latest handshake: ");
 			print_ago(p->last_handshake_ns);
 		}
-		if (p->stats.v[NOISE_A_STATS_RX_BYTES] ||
-		    p->stats.v[NOISE_A_STATS_TX_BYTES]) {
+		if (peer_stats(p)->v[NOISE_A_STATS_RX_BYTES] ||
+		    peer_stats(p)->v[NOISE_A_STATS_TX_BYTES]) {
 			printf("  transfer: ");
-			print_bytes(p->stats.v[NOISE_A_STATS_RX_BYTES]);
+			print_bytes(peer_stats(p)->v[NOISE_A_STATS_RX_BYTES]);
 			printf(" received, ");
-			print_bytes(p->stats.v[NOISE_A_STATS_TX_BYTES]);
+			print_bytes(peer_stats(p)->v[NOISE_A_STATS_TX_BYTES]);
 			printf(" sent\n");
 		}
 		if (p->keepalive)
 			printf("  persistent keepalive: every %u second%s\n",
 			       p->keepalive, p->keepalive == 1 ? "" : "s");
-		print_drops(&p->stats);
-		print_cookies(&p->stats);
+		print_drops(peer_stats(p));
+		print_cookies(peer_stats(p));
 		print_attempts(p);
 	}
 }
@@ -257,7 +257,7 @@ static void show_json(const struct noise_device *dev)
 		printf("],\"persistent_keepalive\":%u", p->keepalive);
 		printf(",\"latest_handshake_ns\":%llu,\"latest_attempt_ns\":%llu,\"stats\":",
 		       p->last_handshake_ns, p->last_attempt_ns);
-		json_stats(&p->stats);
+		json_stats(peer_stats(p));
 		printf("}");
 	}
 	printf("]}\n");
@@ -311,15 +311,15 @@ static void show_field(const struct noise_device *dev, const char *field,
 			printf("\t%llu\n", p->last_handshake_ns / 1000000000ULL);
 		} else if (!strcmp(field, "transfer")) {
 			printf("\t%llu\t%llu\n",
-			       p->stats.v[NOISE_A_STATS_RX_BYTES],
-			       p->stats.v[NOISE_A_STATS_TX_BYTES]);
+			       peer_stats(p)->v[NOISE_A_STATS_RX_BYTES],
+			       peer_stats(p)->v[NOISE_A_STATS_TX_BYTES]);
 		} else if (!strcmp(field, "persistent-keepalive")) {
 			if (p->keepalive)
 				printf("\t%u\n", p->keepalive);
 			else
 				printf("\toff\n");
 		} else if (!strcmp(field, "drops")) {
-			printf("\t%llu\n", drops(&p->stats));
+			printf("\t%llu\n", drops(peer_stats(p)));
 		}
 	}
 }
@@ -359,8 +359,8 @@ static void dump_peer(FILE *f, const struct noise_device *dev,
 		fprintf(f, "%s%s", j ? "," : "", fmt_allowedip(&p->ips[j]));
 	fprintf(f, "%s\t%llu\t%llu\t%llu\t", p->n_ips ? "" : "(none)",
 		p->last_handshake_ns / 1000000000ULL,
-		p->stats.v[NOISE_A_STATS_RX_BYTES],
-		p->stats.v[NOISE_A_STATS_TX_BYTES]);
+		peer_stats(p)->v[NOISE_A_STATS_RX_BYTES],
+		peer_stats(p)->v[NOISE_A_STATS_TX_BYTES]);
 	if (p->keepalive)
 		fprintf(f, "%u\n", p->keepalive);
 	else

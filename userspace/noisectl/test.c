@@ -722,8 +722,8 @@ static struct noise_device *dump_device(void)
 	parse_endpoint(&p->endpoint, "[fd00::1]:51821", NULL, 0);
 	parse_allowedips(p, "10.0.0.0/24,fd00::/64", NULL, 0);
 	p->last_handshake_ns = 1700000000123456789ULL;
-	p->stats.v[NOISE_A_STATS_RX_BYTES] = 123;
-	p->stats.v[NOISE_A_STATS_TX_BYTES] = 4567;
+	peer_stats_get(p)->v[NOISE_A_STATS_RX_BYTES] = 123;
+	peer_stats_get(p)->v[NOISE_A_STATS_TX_BYTES] = 4567;
 	p->keepalive = 25;
 	p = device_add_peer(dev);
 	parse_key(p->public_key, &p->key_len, K3);
