@@ -295,18 +295,27 @@ bool parse_allowedips(struct noise_peer *peer, const char *value,
 	return ok;
 }
 
+/*
+ * A decoded key may be a 448 one (56 bytes): it is read into room for any
+ * key, and only a 32-byte one goes on to the peer's preshared keys.
+ */
 static bool add_psk(struct config_ctx *ctx, struct noise_peer *peer,
 		    const char *value)
 {
+	u8 key[NOISE_MAX_KEY_LEN];
 	size_t len;
+	bool ok;
 
 	if (peer->n_psks == NOISE_PEER_PSK_MAX) {
 		config_err(ctx, "more than %d preshared keys",
 			   NOISE_PEER_PSK_MAX);
 		return false;
 	}
-	if (!parse_key(peer->psks[peer->n_psks], &len, value) ||
-	    len != NOISE_PSK_KEY_LEN) {
+	ok = parse_key(key, &len, value) && len == NOISE_PSK_KEY_LEN;
+	if (ok)
+		memcpy(peer_psk(peer, peer->n_psks), key, NOISE_PSK_KEY_LEN);
+	explicit_bzero(key, sizeof(key));
+	if (!ok) {
 		config_err(ctx, "PresharedKey is not a base64 32-byte key");
 		return false;
 	}
@@ -616,7 +625,8 @@ static int cmd_device_arg(struct config_ctx *ctx, const char *arg,
 static int cmd_peer_psk(struct config_ctx *ctx, struct noise_peer *peer,
 			const char *val)
 {
-	size_t len;
+	u8 key[NOISE_MAX_KEY_LEN];	/* as in add_psk() */
+	size_t len = 0;
 	int r;
 
 	if (peer->n_psks == NOISE_PEER_PSK_MAX) {
@@ -624,8 +634,10 @@ static int cmd_peer_psk(struct config_ctx *ctx, struct noise_peer *peer,
 			   NOISE_PEER_PSK_MAX);
 		return -1;
 	}
-	r = read_key_file(ctx, "preshared-key", val, peer->psks[peer->n_psks],
-			  &len);
+	r = read_key_file(ctx, "preshared-key", val, key, &len);
+	if (r > 0 && len == NOISE_PSK_KEY_LEN)
+		memcpy(peer_psk(peer, peer->n_psks), key, NOISE_PSK_KEY_LEN);
+	explicit_bzero(key, sizeof(key));
 	if (r < 0)
 		return -1;
 	if (r && len != NOISE_PSK_KEY_LEN) {

@@ -41,10 +41,8 @@ void device_free(struct noise_device *dev)
 
 	if (!dev)
 		return;
-	for (i = 0; i < dev->n_peers; i++) {
-		explicit_bzero(dev->peers[i].psks, sizeof(dev->peers[i].psks));
+	for (i = 0; i < dev->n_peers; i++)
 		peer_release(&dev->peers[i]);
-	}
 	/* Only the first n_peers were written: the rest may be untouched pages. */
 	if (dev->peers)
 		explicit_bzero(dev->peers, dev->n_peers * sizeof(*dev->peers));
@@ -188,8 +186,28 @@ struct noise_stats *peer_stats_get(struct noise_peer *peer)
 	return peer->stats;
 }
 
+/* Keys live apart too: most peers of a config have none. */
+u8 *peer_psk(struct noise_peer *peer, int i)
+{
+	if (!peer->psks) {
+		peer->psks = calloc(NOISE_PEER_PSK_MAX, NOISE_PSK_KEY_LEN);
+		if (!peer->psks)
+			die_oom();
+	}
+	return peer->psks + (size_t)i * NOISE_PSK_KEY_LEN;
+}
+
+void peer_forget_psks(struct noise_peer *peer)
+{
+	if (peer->psks)
+		explicit_bzero(peer->psks, NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN);
+	free(peer->psks);
+	peer->psks = NULL;
+}
+
 void peer_release(struct noise_peer *peer)
 {
+	peer_forget_psks(peer);
 	free(peer->ips);
 	free(peer->stats);
 	peer->ips = NULL;

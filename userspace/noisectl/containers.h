@@ -47,7 +47,7 @@ struct noise_peer {
 
 	bool has_psks;			/* psks[] is to be set (maybe none) */
 	int n_psks;
-	u8 psks[NOISE_PEER_PSK_MAX][NOISE_PSK_KEY_LEN];
+	u8 *psks;			/* n_psks keys of 32 bytes; NULL until the first */
 	int psk_line;
 
 	bool has_psk_id;
@@ -122,7 +122,13 @@ struct noise_allowedip *peer_add_ip(struct noise_peer *peer);
 /* A peer's counters (all zero when it has none), and room for them. */
 const struct noise_stats *peer_stats(const struct noise_peer *peer);
 struct noise_stats *peer_stats_get(struct noise_peer *peer);
-/* Free what a peer owns (its allowed IPs, its counters). */
+/*
+ * Preshared key i (below NOISE_PEER_PSK_MAX) of a peer: room for all of
+ * them is made on the first. peer_forget_psks() wipes and frees them.
+ */
+u8 *peer_psk(struct noise_peer *peer, int i);
+void peer_forget_psks(struct noise_peer *peer);
+/* Free what a peer owns (its allowed IPs, counters, preshared keys). */
 void peer_release(struct noise_peer *peer);
 void allowedip_canonicalize(struct noise_allowedip *ip);
 int allowedip_cmp(const void *a, const void *b);

@@ -322,7 +322,7 @@ static bool parse_peer_psks(struct noise_peer *peer, const struct nlattr *a)
 	if (len % NOISE_PSK_KEY_LEN ||
 	    len > NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN)
 		return false;
-	memcpy(peer->psks, nla_data(a), len);
+	memcpy(peer_psk(peer, 0), nla_data(a), len);
 	peer->n_psks = len / NOISE_PSK_KEY_LEN;
 	peer->has_psks = true;
 	return true;

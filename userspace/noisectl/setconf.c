@@ -24,6 +24,10 @@ static struct noise_peer *copy_peer(struct noise_device *dev,
 
 	*p = *src;
 	p->stats = NULL;
+	p->psks = NULL;
+	if (src->psks)
+		memcpy(peer_psk(p, 0), src->psks,
+		       NOISE_PEER_PSK_MAX * NOISE_PSK_KEY_LEN);
 	p->ips = NULL;
 	p->n_ips = 0;
 	p->cap_ips = 0;
@@ -102,10 +106,10 @@ static bool same_psks(const struct noise_peer *want,
 		return false;
 	if (n == 1 && tokens > 1) {
 		for (i = 0; i < tokens; i++)
-			memcpy(psks[i], want->psks[0], NOISE_PSK_KEY_LEN);
+			memcpy(psks[i], want->psks, NOISE_PSK_KEY_LEN);
 		n = tokens;
 	} else {
-		memcpy(psks, want->psks, sizeof(psks));
+		memcpy(psks, want->psks, (size_t)n * NOISE_PSK_KEY_LEN);
 	}
 	same = psk_id(id, want->public_key, want->key_len,
 		      (const u8 (*)[NOISE_PSK_KEY_LEN])psks, n) &&
@@ -191,7 +195,7 @@ static void diff_peer(struct noise_device *req, const struct noise_peer *w,
 	if (psks)
 		p->flags |= NOISE_PEER_FLAG_REPLACE_PSKS;
 	else
-		explicit_bzero(p->psks, sizeof(p->psks));
+		peer_forget_psks(p);
 }
 
 /* cur's peers that want lacks are removed; want's are added or updated. */

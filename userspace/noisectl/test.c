@@ -324,6 +324,8 @@ static void config_error(const char *name, const char *text, const char *want)
 #define K2 "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg="
 #define K3 "TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0="
 #define PSK "FpCyhws9cxwWoV4xELtfJvjJN+zQVRPISllRWgeopVE="
+/* 56 bytes: a 448 key. */
+#define K448 "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2Nzg="
 
 static void test_config(void)
 {
@@ -431,6 +433,11 @@ static void test_config_errors2(void)
 		     "PresharedKey = " PSK "\nPresharedKey = " PSK "\nPresharedKey = " PSK "\n"
 		     "PresharedKey = " PSK "\nPresharedKey = " PSK "\nPresharedKey = " PSK "\n",
 		     "noisectl: test.conf:8: more than 5 preshared keys\n");
+	/* A 56-byte key where a 32-byte one goes, in the last slot. */
+	config_error("psk-448-size-fifth", "[Peer]\nPublicKey = " K1 "\n"
+		     "PresharedKey = " PSK "\nPresharedKey = " PSK "\nPresharedKey = " PSK "\n"
+		     "PresharedKey = " PSK "\nPresharedKey = " K448 "\n",
+		     "noisectl: test.conf:7: PresharedKey is not a base64 32-byte key\n");
 	config_error("dh-mismatch",
 		     "[Interface]\nProtocol = Noise_IK_448_AESGCM_SHA512\n"
 		     "[Peer]\nPublicKey = " K1 "\n",
@@ -507,7 +514,7 @@ static struct noise_device *big_device(size_t peers, size_t ips, bool v6)
 		p->flags = NOISE_PEER_FLAG_REPLACE_ALLOWEDIPS | NOISE_PEER_FLAG_REPLACE_PSKS;
 		p->has_psks = true;
 		p->n_psks = 1;
-		memset(p->psks[0], i, 32);
+		memset(peer_psk(p, 0), i, 32);
 		p->has_endpoint = true;
 		p->endpoint.addr4.sin_family = AF_INET;
 		p->endpoint.addr4.sin_port = htons(1000 + i);
@@ -533,7 +540,7 @@ static bool same_peer(const struct noise_peer *a, const struct noise_peer *b)
 	return a->key_len == b->key_len &&
 	       !memcmp(a->public_key, b->public_key, a->key_len) &&
 	       a->flags == b->flags && a->n_psks == b->n_psks &&
-	       !memcmp(a->psks, b->psks, sizeof(a->psks[0]) * a->n_psks) &&
+	       (!a->n_psks || !memcmp(a->psks, b->psks, NOISE_PSK_KEY_LEN * a->n_psks)) &&
 	       a->keepalive == b->keepalive &&
 	       !memcmp(&a->endpoint, &b->endpoint, sizeof(a->endpoint)) &&
 	       a->n_ips == b->n_ips &&
@@ -608,6 +615,8 @@ static void test_diff(void)
 		p->ips = NULL;
 		p->n_ips = 0;
 		p->cap_ips = 0;
+		p->psks = NULL;		/* w's, not a copy */
+		p->stats = NULL;
 		/* In another order, as the kernel may return them. */
 		for (j = w->n_ips; j-- > 0;)
 			*peer_add_ip(p) = w->ips[j];
@@ -625,7 +634,7 @@ static void test_diff(void)
 	device_free(req);
 
 	want->peers[1].endpoint.addr4.sin_port = htons(9);
-	want->peers[2].psks[0][0] ^= 1;
+	want->peers[2].psks[0] ^= 1;
 	want->peers[3].n_ips--;
 	cur->peers[0].public_key[0] ^= 1;	/* removed, and want's is new */
 	req = syncconf_diff(want, cur);
