@@ -594,21 +594,20 @@ static void test_split(size_t peers, size_t ips, size_t size)
 
 /* syncconf's diff */
 
-static void test_diff(void)
+/* What a dump of the device @want configures would say. */
+static struct noise_device *dumped_like(const struct noise_device *want)
 {
-	struct noise_device *want = big_device(4, 40, false);
 	struct noise_device *cur = big_device(0, 0, false);
-	struct noise_device *req;
 	u8 pub[32];
 	size_t i;
 
-	/* cur: what a dump of want would say. */
 	dh_public(dh_by_name("25519"), pub, want->private_key);
 	memcpy(cur->public_key, pub, 32);
 	cur->public_key_len = 32;
 	cur->has_private_key = false;
 	for (i = 0; i < want->n_peers; i++) {
-		struct noise_peer *p = device_add_peer(cur), *w = &want->peers[i];
+		const struct noise_peer *w = &want->peers[i];
+		struct noise_peer *p = device_add_peer(cur);
 		size_t j;
 
 		*p = *w;
@@ -626,6 +625,15 @@ static void test_diff(void)
 		psk_id(p->psk_id, w->public_key, 32,
 		       (const u8 (*)[32])w->psks, 1);
 	}
+	return cur;
+}
+
+static void test_diff(void)
+{
+	struct noise_device *want = big_device(4, 40, false);
+	struct noise_device *cur = dumped_like(want);
+	struct noise_device *req;
+
 	want->flags = 0;
 	req = syncconf_diff(want, cur);
 	check(req && syncconf_is_empty(req), "syncconf/no-change",
