@@ -119,8 +119,14 @@ static struct nl_sock *nl_open(int proto)
 		   sizeof(one));
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
 		   sizeof(one));
+	/*
+	 * One recvmsg() per message: the kernel fills a dump's messages to at
+	 * most 32 KiB and sends nothing larger, so a 64 KiB buffer needs no
+	 * MSG_PEEK first to learn each one's size (libnl fails a truncated
+	 * message rather than pass it on).
+	 */
 	nl_socket_set_msg_buf_size(sk, 65536);
-	nl_socket_enable_msg_peek(sk);
+	nl_socket_disable_msg_peek(sk);
 	return sk;
 }
 
