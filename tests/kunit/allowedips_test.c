@@ -198,6 +198,29 @@ static void aip_test_edges(struct kunit *test)
 	env_free(e);
 }
 
+/*
+ * The deepest trie there is: every prefix length of one IPv6 address, a
+ * chain of 129 entries, freed whole (the walk keeps the path from the root:
+ * a path too short for it would warn, and the test kernel panics on that).
+ */
+static void aip_test_free_deep(struct kunit *test)
+{
+	struct aip_env *e = env_new(test);
+	const char *addr = "2001:db8:aaaa:5555:ffff:0:8000:1";
+	int cidr, i;
+
+	for (cidr = 0; cidr <= 128; cidr++)
+		KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, addr, cidr, cidr % 64), 0);
+	KUNIT_EXPECT_EQ(test, ins(e, AF_INET, "10.0.0.1", 32, 0), 0);
+	KUNIT_EXPECT_EQ(test, e->t.count, 130U);
+	KUNIT_EXPECT_EQ(test, look(e, AF_INET6, addr), 0);	/* the /128 */
+	env_free(e);
+	KUNIT_EXPECT_EQ(test, e->t.count, 0U);
+	for (i = 0; i < ARRAY_SIZE(e->peers); i++)
+		KUNIT_EXPECT_TRUE(test, list_empty(&e->peers[i].entries));
+	KUNIT_EXPECT_EQ(test, look(e, AF_INET6, addr), -1);
+}
+
 static void aip_test_move_remove(struct kunit *test)
 {
 	struct aip_env *e = env_new(test);
@@ -692,6 +715,7 @@ static void aip_test_concurrent(struct kunit *test)
 static struct kunit_case aip_cases[] = {
 	KUNIT_CASE(aip_test_v4_basic),
 	KUNIT_CASE(aip_test_edges),
+	KUNIT_CASE(aip_test_free_deep),
 	KUNIT_CASE(aip_test_move_remove),
 	KUNIT_CASE(aip_test_pool),
 	KUNIT_CASE(aip_test_walk),

@@ -461,23 +461,47 @@ void noise_allowedips_remove_peer(struct noise_allowedips *t,
 }
 EXPORT_SYMBOL_NS_GPL(noise_allowedips_remove_peer, NOISE_INTERNAL);
 
-static void aip_free_family(struct noise_allowedips *t,
-			    struct noise_aip_node __rcu **root)
+/* A child of @n (the first one), or NULL for a leaf. */
+static struct noise_aip_node __rcu **aip_any_child(struct noise_allowedips *t,
+						   struct noise_aip_node *n)
 {
-	struct noise_aip_node __rcu **slot;
-	struct noise_aip_node *n, *c;
+	if (aip_deref(t, n->child[0]))
+		return &n->child[0];
+	if (aip_deref(t, n->child[1]))
+		return &n->child[1];
+	return NULL;
+}
 
-	/* Leaf by leaf: every step leaves a trie readers can still walk. */
-	while ((n = aip_deref(t, *root))) {
-		slot = root;
-		for (;;) {
-			c = aip_deref(t, n->child[0]);
-			if (!c)
-				c = aip_deref(t, n->child[1]);
-			if (!c)
-				break;
-			slot = c == aip_deref(t, n->child[0]) ? &n->child[0] : &n->child[1];
-			n = c;
+/*
+ * Leaf by leaf, bottom up: every step leaves a trie readers can still
+ * walk. A depth-first walk that keeps the slots from the root down in
+ * @path (room for @room) visits each node a bounded number of times; with
+ * no @path, each leaf is found from the root again (depth times as much).
+ */
+static void aip_free_family(struct noise_allowedips *t,
+			    struct noise_aip_node __rcu **root,
+			    struct noise_aip_node __rcu ***path, unsigned int room)
+{
+	struct noise_aip_node __rcu **slot = root, **child;
+	struct noise_aip_node *n;
+	unsigned int depth = 0;
+
+	for (;;) {
+		n = aip_deref(t, *slot);
+		if (!n) {
+			if (slot == root)
+				return;
+			slot = path && depth ? path[--depth] : root;
+			continue;
+		}
+		child = aip_any_child(t, n);
+		if (child) {
+			if (path && !WARN_ON_ONCE(depth >= room))
+				path[depth++] = slot;
+			else
+				path = NULL;
+			slot = child;
+			continue;
 		}
 		if (aip_deref(t, n->peer)) {
 			list_del(&n->entry);
@@ -492,12 +516,22 @@ static void aip_free_family(struct noise_allowedips *t,
  * noise_allowedips_free() - remove every entry of every peer
  * @t: the table (empty afterwards; every peer's list is empty too)
  *
- * Context: holds @t's mutex; does not sleep.
+ * Context: holds @t's mutex; may sleep.
  */
 void noise_allowedips_free(struct noise_allowedips *t)
 {
-	aip_free_family(t, &t->root4);
-	aip_free_family(t, &t->root6);
+	/*
+	 * A node's prefix is longer than its parent's, so a path holds at
+	 * most 129 nodes, and the slots above its leaf are 128.
+	 */
+	const unsigned int room = 128;
+	struct noise_aip_node __rcu ***path;
+
+	might_sleep();
+	path = kmalloc_array(room, sizeof(*path), GFP_KERNEL | __GFP_NOWARN);
+	aip_free_family(t, &t->root4, path, room);
+	aip_free_family(t, &t->root6, path, room);
+	kfree(path);
 	t->seq++;
 }
 EXPORT_SYMBOL_NS_GPL(noise_allowedips_free, NOISE_INTERNAL);

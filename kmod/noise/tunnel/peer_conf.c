@@ -124,23 +124,26 @@ void noise_peer_add(struct noise_peer *peer)
 	noise_netlink_notify_peer_add(peer);
 }
 
-/* After the grace period: stop what it has running, wipe, drop it. */
-static void noise_peer_teardown(struct noise_peer *peer)
+/* After the grace period: stop what it has running, then its sessions. */
+static void noise_peer_stop(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
 
-	noise_timers_stop(peer);
+	noise_timers_shutdown(peer);
 	if (cancel_work_sync(&peer->hs_work))
 		noise_peer_put(peer);	/* the reference of the queued work */
 	mutex_lock(&nd->hs_lock);
 	noise_glue_clear_peer(peer);
 	mutex_unlock(&nd->hs_lock);
 	noise_keypairs_clear(peer);
-	noise_queueing_flush(nd);
+}
+
+/* Once no packet of it is in the crypto: its queues, wipe, drop it. */
+static void noise_peer_release(struct noise_peer *peer)
+{
 	skb_queue_purge(&peer->staged);
 	noise_tx_queue_purge(peer);
 	noise_rx_queue_purge(peer);
-	noise_timers_stop(peer);
 	memzero_explicit(peer->psks, sizeof(peer->psks));
 	memzero_explicit(peer->ss, sizeof(peer->ss));
 	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
@@ -160,25 +163,36 @@ void noise_peer_remove(struct noise_peer *peer)
 	noise_netlink_notify_peer_del(peer);
 	noise_peer_unlink(peer);
 	synchronize_net();
-	noise_peer_teardown(peer);
+	noise_peer_stop(peer);
+	noise_queueing_flush(peer->nd);
+	noise_peer_release(peer);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
 
-/* All peers, with one grace period. Context: process, conf_lock held. */
+/*
+ * All peers, with one walk of the allowed IPs, one grace period and one
+ * wait for the crypto: a device of many peers goes in a few passes over
+ * them, not a trie lookup per prefix and a flush of the workqueue per
+ * peer. Context: process, conf_lock held.
+ */
 void noise_peer_remove_all(struct noise_device *nd)
 {
 	struct noise_peer *peer, *tmp;
 	LIST_HEAD(dead);
 
 	lockdep_assert_held(&nd->conf_lock);
+	noise_allowedips_free(&nd->aips);	/* every peer's list empty */
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
 		noise_netlink_notify_peer_del(peer);
 		noise_peer_unlink(peer);
 		list_add_tail(&peer->dead_list, &dead);
 	}
 	synchronize_net();
+	list_for_each_entry(peer, &dead, dead_list)
+		noise_peer_stop(peer);
+	noise_queueing_flush(nd);
 	list_for_each_entry_safe(peer, tmp, &dead, dead_list)
-		noise_peer_teardown(peer);
+		noise_peer_release(peer);
 }
 
 /* -------- keys changed (conf_lock held) -------- */

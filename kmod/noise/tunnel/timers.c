@@ -120,6 +120,20 @@ void noise_timers_stop(struct noise_peer *peer)
 	del_timer_sync(&peer->timer_zero_keys);
 }
 
+/*
+ * For good: a dead peer's timers stop and no later mod_timer() arms them
+ * again (one the work or the crypto still running makes is ignored), so
+ * that its teardown stops them once. Context: process; the peer is dead.
+ */
+void noise_timers_shutdown(struct noise_peer *peer)
+{
+	timer_shutdown_sync(&peer->timer_retransmit);
+	timer_shutdown_sync(&peer->timer_keepalive);
+	timer_shutdown_sync(&peer->timer_new_handshake);
+	timer_shutdown_sync(&peer->timer_persistent);
+	timer_shutdown_sync(&peer->timer_zero_keys);
+}
+
 /* A handshake message went out. */
 void noise_timers_hs_sent(struct noise_peer *peer)
 {
