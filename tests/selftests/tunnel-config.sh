@@ -8,7 +8,8 @@
 #   again and the same settings as the original file, tunnel still working
 # - syncconf keeps the session of an unchanged peer (the same handshake
 #   time before and after) while it adds, changes and removes others;
-#   addconf adds and keeps; set ... remove removes one peer
+#   addconf adds and keeps; set ... remove removes one peer; a syncconf
+#   of a file with no preshared key does not load libcrypto
 # - a config file with a bad line names the file and line, changes nothing
 # - 1,000 peers with 10,000 allowed IPs: set with setconf and dumped back
 #   whole (noisectl show, show dump, which streams the peers, and the raw
@@ -239,6 +240,24 @@ syncconf_removes() {
 	nt_ping 1 "$NT_IN4_2"
 }
 
+# syncconf of a file with no preshared key loads no libcrypto: the private
+# key goes to the kernel as it is, which keeps it (and every session) when
+# it is the same, where noisectl used to derive its public key to compare.
+# The dynamic loader names every file it opens (LD_DEBUG=files).
+syncconf_no_libcrypto() {
+	local conf=$st_tmp/nocrypto.conf n
+	{
+		printf '[Interface]\nPrivateKey = %s\n' "$(head -c 32 /dev/urandom | base64)"
+		printf '\n[Peer]\nPublicKey = %s\nAllowedIPs = 10.60.0.0/16\n' "$FAKE1"
+	} > "$conf" && chmod 600 "$conf" || return 1
+	nt_x 1 ip link add noise9 type noise || return 1
+	nt_ctl 1 setconf noise9 "$conf" 2> /dev/null &&
+	n=$(nt_x 1 env LD_DEBUG=files "$NOISECTL" syncconf noise9 "$conf" 2>&1 > /dev/null |
+		grep -c 'file=libcrypto\.so')
+	nt_x 1 ip link del noise9
+	st_eq "libcrypto loads of a syncconf with no preshared key" "$n" 0
+}
+
 addconf_adds() {
 	local t1 h1
 	t1=$(nt_handshake_ns 1 "$NT_PUB2") && h1=$(nt_peer_stat 1 "$NT_PUB2" handshakes)
@@ -377,7 +396,7 @@ unload() {
 	noise_unload
 }
 
-st_plan 23
+st_plan 24
 st_must "namespaces nt1 and nt2 joined by a veth pair" st_netns_pair "$NT_NS1" "$NT_NS2"
 st_must "load noise.ko" noise_load
 st_must "a tunnel, setconf on both sides" tunnel
@@ -388,6 +407,7 @@ st_run "the module's version is noisectl's" same_version
 st_run "setconf of showconf's output: the same showconf, tunnel works" round_trip
 st_run "syncconf keeps the session (same handshake time) and changes the rest" syncconf_keeps
 st_run "syncconf removes a peer left out, keeps the session" syncconf_removes
+st_run "syncconf of a file with no preshared key loads no libcrypto" syncconf_no_libcrypto
 st_run "addconf adds a peer, keeps the session" addconf_adds
 st_run "set peer ... remove" set_remove
 st_run_v "setconf with an out-of-range prefix names file and line, changes nothing" \

@@ -118,18 +118,16 @@ static bool same_psks(const struct noise_peer *want,
 	return same;
 }
 
-/* want's private key into req, unless cur already has its public key. */
+/*
+ * want's private key into req, always: it cannot be read back, and telling
+ * whether it is the device's would take a scalar multiplication here, that
+ * is libcrypto loaded (tens of milliseconds of a syncconf's start under
+ * UML). The kernel compares it with its own and changes nothing, sessions
+ * included, when it is the same.
+ */
 static void diff_private_key(struct noise_device *req,
-			     const struct noise_device *want,
-			     const struct noise_device *cur)
+			     const struct noise_device *want)
 {
-	const struct dh_func *dh = dh_by_len(want->private_key_len);
-	u8 pub[NOISE_MAX_KEY_LEN];
-
-	if (dh && dh_public(dh, pub, want->private_key) &&
-	    cur->public_key_len == dh->len &&
-	    !memcmp(pub, cur->public_key, dh->len))
-		return;
 	req->has_private_key = true;
 	req->private_key_len = want->private_key_len;
 	memcpy(req->private_key, want->private_key, want->private_key_len);
@@ -141,7 +139,7 @@ static void diff_interface(struct noise_device *req,
 			   const struct noise_device *cur)
 {
 	if (want->has_private_key)
-		diff_private_key(req, want, cur);
+		diff_private_key(req, want);
 	/* ListenPort 0 or absent: any port, so the current one will do. */
 	if (want->has_listen_port && want->listen_port &&
 	    want->listen_port != cur->listen_port) {
