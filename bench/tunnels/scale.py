@@ -222,8 +222,7 @@ def startup(g, why):
         if why[impl]:
             continue
         ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
-        ts = sorted(timed(g, [ctl, "--version"], 60)[0] for _ in range(5))
-        out[tool] = ts[2]
+        out[tool] = timed_median(g, [ctl, "--version"], 60, {}, "start")[0]
     return out
 
 
