@@ -14,6 +14,9 @@
 
 REAL_RESULTS = build/qemu/check-real.results
 
+# The packages of make check's group: these are two of its stages.
+check-real qemu qemu-shell: deps-check
+
 check-real:
 	@mkdir -p build/qemu; : > $(REAL_RESULTS)
 	@for s in tests/check.d/70-real tests/check.d/71-build-6.1; do \

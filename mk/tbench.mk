@@ -37,11 +37,11 @@ BENCH_STAGES := $(BENCH_STAGES),scale
 endif
 endif
 
-bench-tunnels:
+bench-tunnels: deps-bench
 	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
 		$(if $(TBENCH_ROWS),-r $(TBENCH_ROWS)) -- $(TBENCH_ARGS)
 
-bench-scale:
+bench-scale: deps-bench
 	NOISE_TBENCH_TIMEOUT=$${NOISE_SCALE_TIMEOUT:-5400} \
 	NOISE_UML_MEM=$${NOISE_UML_MEM:-2048M} \
 	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
