@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Row "scale" of bench/tunnels/guest: one device with N peers.
 
-For each N of --scale-n (default 1,1000,10000,100000) and each of the
-kernel's WireGuard (wg), our device with its WireGuard profile and our
-device with Noise_XX_25519_ChaChaPoly_BLAKE2s, one after another in the
-guest's own network namespace: a fresh device (scale0), one config file of
-N peers (random public keys, each peer with its own /32 and /128, no
-endpoint, so nothing is sent), then, each timed from the tool's start to
-its exit:
+For each N of --scale-n (default 1,1000,10000,100000), --scale-rounds
+times (default 3), each of the kernel's WireGuard (wg), our device with
+its WireGuard profile and our device with
+Noise_XX_25519_ChaChaPoly_BLAKE2s, one after another in the guest's own
+network namespace, round k starting with the k-th of them (the report
+takes each figure's median over the rounds): a fresh device (scale0),
+one config file of N peers (random public keys, each peer with its own
+/32 and /128, no endpoint, so nothing is sent), then, each timed from
+the tool's start to its exit:
 
 - setconf: the whole file (wg setconf / noisectl setconf);
 - set: one peer's allowed IPs changed (wg set / noisectl set);
@@ -36,6 +38,7 @@ prints them. Timing never fails anything.
 import base64
 import os
 import resource
+import statistics
 import sys
 import time
 
@@ -232,7 +235,8 @@ def run_rows(g, a):
     parts = a.scale_parts.replace(",", " ").split()
     os.makedirs(a.scratch, exist_ok=True)
     why = {impl: unavailable(g, impl) for impl in IMPLS}
-    g.emit(kind="scale_meta", n=ns, impls=list(IMPLS), protocol_xx=XX,
+    g.emit(kind="scale_meta", n=ns, rounds=a.scale_rounds,
+           impls=list(IMPLS), protocol_xx=XX,
            meminfo=list(MEMINFO), startup_s=startup(g, why), parts=parts,
            prefixes=a.scale_prefixes)
     for part, fn in (("devices", run_devices), ("hs", run_hs),
@@ -274,27 +278,42 @@ def run_prefixes(g, a, ns, why):
               f"{time.monotonic() - t:.1f} s")
 
 
+def rotated(impls, k):
+    """@impls with the first @k moved to the end: round k's order."""
+    k %= max(len(impls), 1)
+    return impls[k:] + impls[:k]
+
+
 def run_devices(g, a, ns, why):
-    """One "scale" record per (N, implementation)."""
+    """One "scale" record per (N, implementation, round): --scale-rounds
+    devices of each, made in turn, each round in another order (round k
+    starts with the k-th), so that no implementation always runs first
+    after the keys are made or right after the same other one."""
     priv = b64(os.urandom(32))
     for n in ns:
         t = time.monotonic()
         keys = peer_keys(n)
         g.log(f"scale: N={n} ({time.monotonic() - t:.1f} s for the keys)")
         for impl in IMPLS:
-            base = dict(kind="scale", row=impl, n=n)
             if why[impl]:
-                g.emit(**base, status="unavailable", reason=why[impl])
-                continue
-            t = time.monotonic()
-            try:
-                rec = one_device(g, impl, n, keys, priv, a.scratch,
-                                 a.scale_timeout)
-                g.emit(**base, status="ok", wall_s=time.monotonic() - t,
-                       **rec)
-            except g.Failed as e:
-                g.emit(**base, status="failed", reason=str(e))
-            g.log(f"scale: N={n} {impl}: {time.monotonic() - t:.1f} s")
+                g.emit(kind="scale", row=impl, n=n, round=0,
+                       status="unavailable", reason=why[impl])
+        live = [i for i in IMPLS if not why[i]]
+        for rnd in range(a.scale_rounds):
+            for impl in rotated(live, rnd):
+                one_round(g, a, impl, n, rnd, keys, priv)
+
+
+def one_round(g, a, impl, n, rnd, keys, priv):
+    """One device of round @rnd: its record."""
+    base = dict(kind="scale", row=impl, n=n, round=rnd)
+    t = time.monotonic()
+    try:
+        rec = one_device(g, impl, n, keys, priv, a.scratch, a.scale_timeout)
+        g.emit(**base, status="ok", wall_s=time.monotonic() - t, **rec)
+    except g.Failed as e:
+        g.emit(**base, status="failed", reason=str(e))
+    g.log(f"scale: N={n} {impl} round {rnd}: {time.monotonic() - t:.1f} s")
 
 
 # ------------------------------------------------------------ the report
@@ -318,9 +337,36 @@ def per_peer(r, key):
     return r[key] * 1e6 / r["n"]
 
 
+def median_record(rs):
+    """The records of one device and N over its rounds as one: each
+    figure the median of the rounds' (a dict's figures each so), and
+    "rounds" how many."""
+    out = dict(rs[0])
+    for k, v in rs[0].items():
+        if k in ("n", "round") or isinstance(v, (bool, str)):
+            continue
+        if isinstance(v, (int, float)):
+            out[k] = statistics.median(r[k] for r in rs if k in r)
+        elif isinstance(v, dict):
+            out[k] = {j: statistics.median(r[k][j] for r in rs
+                                           if j in r.get(k, {}))
+                      for j in v}
+    out["rounds"] = len(rs)
+    return out
+
+
 def ok_records(recs):
-    """{(impl, n): record} of the devices that ran."""
-    return {(r["row"], r["n"]): r for r in recs if r.get("status") == "ok"}
+    """{(impl, n): record} of the devices that ran, the rounds' medians."""
+    by = {}
+    for r in recs:
+        if r.get("status") == "ok":
+            by.setdefault((r["row"], r["n"]), []).append(r)
+    return {k: median_record(v) for k, v in by.items()}
+
+
+def not_ok(recs):
+    """The records of devices that did not run (unavailable or failed)."""
+    return [r for r in recs if r.get("status") != "ok"]
 
 
 TOOL = {"wg": "wg", "noise-wg": "noisectl", "noise-xx": "noisectl"}
@@ -351,6 +397,38 @@ def growth(pp, base):
         pp[big][k] is not None else None for k in pp[base]}}
 
 
+RATIOS = ("setconf_s", "set_s", "syncconf_s", "dump_s", "del_s",
+          "mem_kib_total", "setconf_cpu_s", "syncconf_cpu_s", "dump_cpu_s")
+
+
+TIMED = ("setconf_s", "set_s", "syncconf_s", "dump_s", "del_s")
+
+
+def ratios(r, w):
+    """noise / WireGuard, figure by figure, of records @r and @w."""
+    return {k: r[k] / w[k] if w.get(k) and k in r else None for k in RATIOS}
+
+
+def round_ratios(recs):
+    """{impl: {n: {figure: [lowest, highest]}}}: of the ratios noise /
+    WireGuard taken within each round (the devices of one round ran one
+    after the other), over the rounds; only where more than one round
+    ran."""
+    by = {(r["row"], r["n"], r.get("round", 0)): r for r in recs
+          if r.get("status") == "ok"}
+    per = {}
+    for (impl, n, rnd), r in by.items():
+        w = by.get(("wg", n, rnd))
+        if impl != "wg" and w:
+            for k, x in ratios(r, w).items():
+                if x is not None:
+                    per.setdefault(impl, {}).setdefault(n, {}).setdefault(
+                        k, []).append(x)
+    return {impl: {n: {k: [min(v), max(v)] for k, v in f.items()
+                       if len(v) > 1} for n, f in by_n.items()}
+            for impl, by_n in per.items()}
+
+
 def summary(recs, startup=None):
     """Per peer figures, ratios noise/WireGuard and growth, for the JSON."""
     ok = ok_records(recs)
@@ -361,11 +439,8 @@ def summary(recs, startup=None):
             r, ok.get((impl, 1)), startup.get(TOOL.get(impl)))
         w = ok.get(("wg", n))
         if impl != "wg" and w:
-            out["noise/wg"].setdefault(impl, {})[n] = {
-                k: r[k] / w[k] if w.get(k) and k in r else None
-                for k in ("setconf_s", "set_s", "syncconf_s", "dump_s",
-                          "del_s", "mem_kib_total", "setconf_cpu_s",
-                          "syncconf_cpu_s", "dump_cpu_s")}
+            out["noise/wg"].setdefault(impl, {})[n] = ratios(r, w)
+    out["noise/wg_rounds"] = round_ratios(recs)
     for impl, pp in out["per_peer"].items():
         g = [x for x in (growth(pp, 1000), growth(pp, 10000)) if x]
         if g:
@@ -386,7 +461,10 @@ def md_figures(recs):
     out = ["| N | device | " + " | ".join(f"{t} s" for _, t in TIMES) +
            " | kernel KiB (Slab + Percpu + Vmalloc) | dump lines |",
            "|---:|---|" + "---:|" * (len(TIMES) + 2)]
-    for r in recs:
+    ok = ok_records(recs)
+    for r in sorted(list(ok.values()) + not_ok(recs), key=lambda r: (
+            r["n"], list(IMPLS).index(r["row"]) if r["row"] in IMPLS
+            else 9, r.get("round", 0))):
         cells = [f"{r['n']:,}", LABELS.get(r["row"], r["row"])]
         if r.get("status") != "ok":
             what = "not available" if r.get("status") == "unavailable" \
@@ -444,10 +522,15 @@ def md_ratios(s):
             ("syncconf_cpu_s", "syncconf CPU"), ("dump_cpu_s", "dump CPU")]
     out = ["| device | N | " + " | ".join(t for _, t in cols) + " |",
            "|---|---:|" + "---:|" * len(cols)]
+    rng = s.get("noise/wg_rounds", {})
     for impl, by_n in s["noise/wg"].items():
         for n, rat in sorted(by_n.items()):
+            lo_hi = rng.get(impl, {}).get(n, {})
             out.append(f"| {LABELS.get(impl, impl)} | {n:,} | " + " | ".join(
-                fmt(rat[k], 2) for k, _ in cols) + " |")
+                fmt(rat[k], 2) + (f" ({fmt(lo_hi[k][0], 2)}-"
+                                  f"{fmt(lo_hi[k][1], 2)})"
+                                  if k in lo_hi and k in TIMED else "")
+                for k, _ in cols) + " |")
     return out
 
 
@@ -483,6 +566,14 @@ def markdown(meta, host, recs):
         out.append(f"- host: {host.get('cpus', '?')} CPUs shared, load "
                    f"average {host.get('load_before', '?')} before, "
                    f"{host.get('load_after', '?')} after")
+    rounds = sm.get("rounds", 1)
+    if rounds > 1:
+        out.append(f"- {rounds} rounds: each round one device of each "
+                   "kind per N, made one after the other, round k "
+                   "starting with the k-th kind; every figure below is "
+                   "the median of the rounds' devices, and a ratio's "
+                   "brackets give the lowest and highest of the ratios "
+                   "taken within one round")
     st = sm.get("startup_s", {})
     if st:
         out.append("- a tool's start and exit alone (`--version`, median "
