@@ -527,8 +527,8 @@ FAULTS = [("setconf", "setconf"), ("set", "set one peer"),
 
 def md_faults(recs):
     """Page faults of the tool's process per command: under UML each one
-    is a round trip through the host (hundreds of µs), so at small N a
-    few more of them are most of a difference in time."""
+    is a round trip through the host, so at small N a few more of them
+    are most of a difference in time."""
     out = ["| N | device | " + " | ".join(f"{t} faults" for _, t in
                                          FAULTS) + " |",
            "|---:|---|" + "---:|" * len(FAULTS)]
@@ -627,9 +627,10 @@ def markdown(meta, host, recs):
     if faults:
         out += ["Page faults of the tool's process (minor + major, "
                 "getrusage of the children; set and dump: of the median "
-                "run). In UML each is a round trip through the host, "
-                "hundreds of µs, where a real kernel takes well under "
-                "one:\n"] + faults + [""]
+                "run). In UML each is a round trip through the host "
+                "(about 130 µs for an anonymous page in the bench "
+                "kernel), where a real kernel takes well under a "
+                "microsecond:\n"] + faults + [""]
     if s["noise/wg"]:
         out += ["noise / WireGuard (below 1.0: ours takes less time or "
                 "memory):\n"] + md_ratios(s) + [""]
