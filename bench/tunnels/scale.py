@@ -109,26 +109,28 @@ def meminfo():
     return out
 
 
+def children_usage():
+    """The waited-for children's CPU time (user + system) and page faults
+    (minor + major), so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime, r.ru_minflt + r.ru_majflt
+
+
 def children_cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
-def children_faults():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_minflt + r.ru_majflt
+    return children_usage()[0]
 
 
 def timed(g, cmd, timeout, rec=None, name=None):
     """Run @cmd; its wall time, and into @rec its CPU time (user + system,
     the kernel's work in its system calls included) as name_s, name_cpu_s,
     and its page faults (minor + major) as name_faults."""
-    c, f, t = children_cpu(), children_faults(), time.monotonic()
+    (c, f), t = children_usage(), time.monotonic()
     p = g.run(cmd, timeout=timeout)
     wall = time.monotonic() - t
     if rec is not None:
-        rec[name + "_s"], rec[name + "_cpu_s"] = wall, children_cpu() - c
-        rec[name + "_faults"] = children_faults() - f
+        c1, f1 = children_usage()
+        rec[name + "_s"], rec[name + "_cpu_s"] = wall, c1 - c
+        rec[name + "_faults"] = f1 - f
     return wall, p
 
 
@@ -371,6 +373,17 @@ def ok_records(recs):
     return {k: median_record(v) for k, v in by.items()}
 
 
+def impl_order(impl):
+    """Where @impl's rows go in the tables: IMPLS' order, others last."""
+    return list(IMPLS).index(impl) if impl in IMPLS else len(IMPLS)
+
+
+def ok_in_order(recs):
+    """ok_records() as ((impl, n), record) pairs, by N, then IMPLS' order."""
+    return sorted(ok_records(recs).items(),
+                  key=lambda x: (x[0][1], impl_order(x[0][0])))
+
+
 def not_ok(recs):
     """The records of devices that did not run (unavailable or failed)."""
     return [r for r in recs if r.get("status") != "ok"]
@@ -470,8 +483,7 @@ def md_figures(recs):
            "|---:|---|" + "---:|" * (len(TIMES) + 2)]
     ok = ok_records(recs)
     for r in sorted(list(ok.values()) + not_ok(recs), key=lambda r: (
-            r["n"], list(IMPLS).index(r["row"]) if r["row"] in IMPLS
-            else 9, r.get("round", 0))):
+            r["n"], impl_order(r["row"]), r.get("round", 0))):
         cells = [f"{r['n']:,}", LABELS.get(r["row"], r["row"])]
         if r.get("status") != "ok":
             what = "not available" if r.get("status") == "unavailable" \
@@ -493,9 +505,7 @@ def md_per_peer(recs, s):
         f"{t} µs/peer" for _, t in PER_PEER) + " | kernel bytes/peer | "
         "kernel bytes/peer beyond N = 1 |",
         "|---:|---|" + "---:|" * (len(PER_PEER) + 2)]
-    for (impl, n), r in sorted(ok_records(recs).items(),
-                               key=lambda x: (x[0][1], list(IMPLS).index(
-                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+    for (impl, n), r in ok_in_order(recs):
         pp = s["per_peer"][impl][n]
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
             fmt(pp[k]) for k, _ in PER_PEER + [("mem", ""),
@@ -510,9 +520,7 @@ def md_cpu(recs):
     out = ["| N | device | " + " | ".join(f"{t} CPU µs/peer" for _, t in
                                          PER_PEER) + " |",
            "|---:|---|" + "---:|" * len(PER_PEER)]
-    for (impl, n), r in sorted(ok_records(recs).items(),
-                               key=lambda x: (x[0][1], list(IMPLS).index(
-                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+    for (impl, n), r in ok_in_order(recs):
         if "dump_cpu_s" not in r:
             return []
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
@@ -532,9 +540,7 @@ def md_faults(recs):
     out = ["| N | device | " + " | ".join(f"{t} faults" for _, t in
                                          FAULTS) + " |",
            "|---:|---|" + "---:|" * len(FAULTS)]
-    for (impl, n), r in sorted(ok_records(recs).items(),
-                               key=lambda x: (x[0][1], list(IMPLS).index(
-                                   x[0][0]) if x[0][0] in IMPLS else 9)):
+    for (impl, n), r in ok_in_order(recs):
         if "set_faults" not in r:
             return []
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(

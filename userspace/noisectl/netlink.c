@@ -776,10 +776,11 @@ static void set_cursor_rewind(struct set_cursor *c)
  */
 static bool set_msg_size(struct set_cursor *c, size_t *n)
 {
+	size_t full = msg_size();
 	struct nl_msg *msg;
 	bool too_big;
 
-	c->size = msg_size() < SMALL_MSG_SIZE ? msg_size() : SMALL_MSG_SIZE;
+	c->size = full < SMALL_MSG_SIZE ? full : SMALL_MSG_SIZE;
 	while ((msg = next_set_msg(c, &too_big))) {
 		free_set_msg(msg);
 		if (c->n > 1)
@@ -790,7 +791,7 @@ static bool set_msg_size(struct set_cursor *c, size_t *n)
 		return true;
 	}
 	set_cursor_rewind(c);
-	c->size = msg_size();
+	c->size = full;
 	while ((msg = next_set_msg(c, &too_big)))
 		free_set_msg(msg);
 	*n = c->n;
