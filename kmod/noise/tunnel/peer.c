@@ -352,14 +352,17 @@ void noise_hint_xor(u8 *out, const u8 *in, const u8 *k, const u8 *e_pub,
 }
 EXPORT_SYMBOL_NS_GPL(noise_hint_xor, NOISE_INTERNAL);
 
-static void noise_peer_free_rcu(struct rcu_head *rcu)
+static void noise_peer_free(struct noise_peer *peer)
 {
-	struct noise_peer *peer = container_of(rcu, struct noise_peer, rcu);
-
 	dst_cache_destroy(&peer->endpoint_cache);
 	free_percpu(peer->stats);
 	kfree_sensitive(peer->last_sent_final);
 	noise_peer_kfree(peer);
+}
+
+static void noise_peer_free_rcu(struct rcu_head *rcu)
+{
+	noise_peer_free(container_of(rcu, struct noise_peer, rcu));
 }
 
 static void noise_peer_release(struct kref *ref)
@@ -367,6 +370,11 @@ static void noise_peer_release(struct kref *ref)
 	struct noise_peer *peer = container_of(ref, struct noise_peer, ref);
 
 	call_rcu(&peer->rcu, noise_peer_free_rcu);
+}
+
+static void noise_peer_release_now(struct kref *ref)
+{
+	noise_peer_free(container_of(ref, struct noise_peer, ref));
 }
 
 struct noise_peer *noise_peer_get(struct noise_peer *peer)
@@ -388,6 +396,23 @@ void noise_peer_put(struct noise_peer *peer)
 {
 	if (peer)
 		kref_put(&peer->ref, noise_peer_release);
+}
+
+/**
+ * noise_peer_put_unseen() - drop a reference to a peer no reader can see:
+ *	the last one frees it now, not after another grace period.
+ * @peer: the peer.
+ *
+ * For a device's teardown, which frees its peers in one pass while each is
+ * still in the cache (noise_peer_remove_all()); the other references' puts
+ * go through RCU as ever.
+ * Context: process; a grace period has passed since @peer left every
+ * table a reader searches (the device's lists, the allowed IPs, the index),
+ * and nothing can put it back.
+ */
+void noise_peer_put_unseen(struct noise_peer *peer)
+{
+	kref_put(&peer->ref, noise_peer_release_now);
 }
 
 /* -------- the endpoint, requests to the handshake work -------- */

@@ -282,6 +282,7 @@ struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
 struct noise_peer *noise_peer_get_maybe_zero(struct noise_peer *peer);
 struct noise_peer *noise_peer_get(struct noise_peer *peer);
 void noise_peer_put(struct noise_peer *peer);
+void noise_peer_put_unseen(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
 
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);

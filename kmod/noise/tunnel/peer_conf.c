@@ -138,7 +138,7 @@ static void noise_peer_stop(struct noise_peer *peer)
 	noise_keypairs_clear(peer);
 }
 
-/* Once no packet of it is in the crypto: its queues, wipe, drop it. */
+/* Once no packet of it is in the crypto: its queues, wipe. */
 static void noise_peer_release(struct noise_peer *peer)
 {
 	skb_queue_purge(&peer->staged);
@@ -147,7 +147,6 @@ static void noise_peer_release(struct noise_peer *peer)
 	memzero_explicit(peer->psks, sizeof(peer->psks));
 	memzero_explicit(peer->ss, sizeof(peer->ss));
 	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
-	noise_peer_put(peer);
 }
 
 /**
@@ -166,14 +165,19 @@ void noise_peer_remove(struct noise_peer *peer)
 	noise_peer_stop(peer);
 	noise_queueing_flush(peer->nd);
 	noise_peer_release(peer);
+	noise_peer_put(peer);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
 
 /*
- * All peers, with one walk of the allowed IPs, one grace period and one
+ * All peers, with one walk of the allowed IPs, two grace periods and one
  * wait for the crypto: a device of many peers goes in a few passes over
  * them, not a trie lookup per prefix and a flush of the workqueue per
- * peer. Context: process, conf_lock held.
+ * peer. The second grace period covers the sessions and handshakes the
+ * stop took out of the index, so the last pass frees each peer while it
+ * is in the cache: one RCU callback per peer, run after the whole list,
+ * would read every peer from memory once more. Context: process,
+ * conf_lock held.
  */
 void noise_peer_remove_all(struct noise_device *nd)
 {
@@ -191,8 +195,11 @@ void noise_peer_remove_all(struct noise_device *nd)
 	list_for_each_entry(peer, &dead, dead_list)
 		noise_peer_stop(peer);
 	noise_queueing_flush(nd);
-	list_for_each_entry_safe(peer, tmp, &dead, dead_list)
+	synchronize_net();
+	list_for_each_entry_safe(peer, tmp, &dead, dead_list) {
 		noise_peer_release(peer);
+		noise_peer_put_unseen(peer);
+	}
 }
 
 /* -------- keys changed (conf_lock held) -------- */
