@@ -103,7 +103,19 @@ static int on_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-static struct nl_sock *nl_open(int proto)
+/*
+ * Receive buffers. A dump's messages are filled to at most 32 KiB and
+ * nothing larger comes, so a 64 KiB buffer needs no MSG_PEEK first to learn
+ * each one's size (libnl fails a truncated message rather than pass it
+ * on). A set's replies are acks (NETLINK_CAP_ACK: without a copy of the
+ * request) and the family's description, each well under a page; a
+ * page-sized buffer comes from heap memory already touched, where a 64 KiB
+ * one grows the heap for each reply (brk, and faults on its new pages).
+ */
+#define RX_DUMP		65536
+#define RX_REPLY	4096
+
+static struct nl_sock *nl_open(int proto, size_t rx_size)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 	int one = 1;
@@ -119,21 +131,16 @@ static struct nl_sock *nl_open(int proto)
 		   sizeof(one));
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
 		   sizeof(one));
-	/*
-	 * One recvmsg() per message: the kernel fills a dump's messages to at
-	 * most 32 KiB and sends nothing larger, so a 64 KiB buffer needs no
-	 * MSG_PEEK first to learn each one's size (libnl fails a truncated
-	 * message rather than pass it on).
-	 */
-	nl_socket_set_msg_buf_size(sk, 65536);
+	/* One recvmsg() per message, into a buffer of @rx_size bytes. */
+	nl_socket_set_msg_buf_size(sk, rx_size);
 	nl_socket_disable_msg_peek(sk);
 	return sk;
 }
 
 /* A generic netlink socket and the noise family id, or NULL. */
-static struct nl_sock *genl_open(int *family)
+static struct nl_sock *genl_open(int *family, size_t rx_size)
 {
-	struct nl_sock *sk = nl_open(NETLINK_GENERIC);
+	struct nl_sock *sk = nl_open(NETLINK_GENERIC, rx_size);
 
 	if (!sk)
 		return NULL;
@@ -696,7 +703,7 @@ static struct noise_device *get_device(const char *ifname,
 	struct nl_msg *msg;
 	int family, tries = 0;
 
-	sk = genl_open(&family);
+	sk = genl_open(&family, RX_DUMP);
 	if (!sk)
 		return NULL;
 again:
@@ -812,7 +819,7 @@ bool noise_set_device(const struct noise_device *dev)
 	bool too_big;
 	size_t n;
 
-	sk = genl_open(&c.family);
+	sk = genl_open(&c.family, RX_REPLY);
 	if (!sk)
 		return false;
 	too_big = !set_msg_size(&c, &n);
@@ -876,7 +883,7 @@ bool noise_list_devices(char ***names, size_t *n)
 	struct nl_sock *sk;
 	struct nl_msg *msg;
 
-	sk = nl_open(NETLINK_ROUTE);
+	sk = nl_open(NETLINK_ROUTE, RX_DUMP);
 	if (!sk)
 		return false;
 	msg = nlmsg_alloc_simple(RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP);
@@ -940,7 +947,7 @@ bool noise_monitor(void (*fn)(const struct noise_event *ev, void *arg),
 	struct nl_sock *sk;
 	int family, grp, err;
 
-	sk = genl_open(&family);
+	sk = genl_open(&family, RX_DUMP);
 	if (!sk)
 		return false;
 	grp = genl_ctrl_resolve_grp(sk, NOISE_FAMILY_NAME, NOISE_MCGRP_PEERS);
