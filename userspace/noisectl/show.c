@@ -8,6 +8,7 @@
 
 #include "format.h"
 #include "netlink.h"
+#include "outbuf.h"
 #include "subcommands.h"
 
 static const char *const fields[] = {
@@ -382,21 +383,9 @@ void show_dump(FILE *f, const struct noise_device *dev, bool with_ifname)
  * (a dump the device changed under starts the buffer again).
  */
 struct dump_stream {
-	FILE *f;
-	char *buf;
-	size_t len;
+	struct outbuf out;
 	bool with_ifname, head;
 };
-
-static void dump_stream_open(struct dump_stream *ds)
-{
-	ds->buf = NULL;
-	ds->len = 0;
-	ds->head = false;
-	ds->f = open_memstream(&ds->buf, &ds->len);
-	if (!ds->f)
-		die_oom();
-}
 
 static void dump_stream_peer(const struct noise_device *dev,
 			     const struct noise_peer *peer, void *arg)
@@ -404,20 +393,20 @@ static void dump_stream_peer(const struct noise_device *dev,
 	struct dump_stream *ds = arg;
 
 	if (!ds->head) {
-		dump_head(ds->f, dev, ds->with_ifname);
+		dump_head(ds->out.f, dev, ds->with_ifname);
 		ds->head = true;
 	}
 	if (peer)
-		dump_peer(ds->f, dev, peer, ds->with_ifname);
+		dump_peer(ds->out.f, dev, peer, ds->with_ifname);
 }
 
 static void dump_stream_restart(void *arg)
 {
 	struct dump_stream *ds = arg;
 
-	fclose(ds->f);
-	free(ds->buf);
-	dump_stream_open(ds);
+	outbuf_discard(&ds->out);
+	outbuf_open(&ds->out);
+	ds->head = false;
 }
 
 static bool show_dump_stream(const char *ifname, bool with_ifname)
@@ -428,15 +417,16 @@ static bool show_dump_stream(const char *ifname, bool with_ifname)
 		.restart = dump_stream_restart,
 		.arg = &ds,
 	};
-	bool ok;
 
-	dump_stream_open(&ds);
-	ok = noise_get_device_stream(ifname, &sink);
-	fclose(ds.f);
-	if (ok)
-		fwrite(ds.buf, 1, ds.len, stdout);
-	free(ds.buf);
-	return ok;
+	outbuf_open(&ds.out);
+	if (!noise_get_device_stream(ifname, &sink)) {
+		outbuf_discard(&ds.out);
+		return false;
+	}
+	if (outbuf_write_out(&ds.out, stdout))
+		return true;
+	fprintf(stderr, "%s: show: writing the dump: %m\n", prog);
+	return false;
 }
 
 /* The field (NULL: none) is known, and goes with the rest of the line. */

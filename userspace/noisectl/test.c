@@ -25,6 +25,7 @@
 #include "dh.h"
 #include "encoding.h"
 #include "netlink.h"
+#include "outbuf.h"
 #include "pskid.h"
 #include "subcommands.h"
 
@@ -936,6 +937,48 @@ static void test_find_peer(void)
 	device_free(dev);
 }
 
+/*
+ * The held-back output of `show dump`: lines written over several chunks
+ * come out whole and in order, and a discarded buffer leaves nothing.
+ */
+static void outbuf_fill(FILE *f, int lines, int tag)
+{
+	int i;
+
+	for (i = 0; i < lines; i++)
+		fprintf(f, "%d line %d %.*s\n", tag, i, i % 97, K1);
+}
+
+static void test_outbuf(void)
+{
+	char *want = NULL, *got = NULL;
+	size_t want_len = 0, got_len = 0;
+	FILE *w = open_memstream(&want, &want_len);
+	FILE *g = open_memstream(&got, &got_len);
+	struct outbuf ob;
+	bool ok;
+
+	if (!w || !g)
+		die_oom();
+	outbuf_open(&ob);
+	outbuf_fill(ob.f, 1000, 1);
+	outbuf_discard(&ob);
+	outbuf_open(&ob);
+	outbuf_fill(ob.f, 5000, 2);
+	fflush(ob.f);
+	outbuf_fill(w, 5000, 2);
+	fclose(w);
+	check(ob.len == want_len, "outbuf/len", "%zu bytes held, %zu written",
+	      ob.len, want_len);
+	ok = outbuf_write_out(&ob, g);
+	fclose(g);
+	check(ok && want_len > 3 * 65536 && got_len == want_len &&
+	      !memcmp(got, want, want_len), "outbuf/content",
+	      "%zu bytes out of %zu", got_len, want_len);
+	free(want);
+	free(got);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc == 2 && !strcmp(argv[1], "ct"))
@@ -950,6 +993,7 @@ int main(int argc, char *argv[])
 	test_config_errors2();
 	test_wireguard_name();
 	test_dump();
+	test_outbuf();
 	test_warnings();
 	test_set_args();
 	test_split(3, 10, 32768);
