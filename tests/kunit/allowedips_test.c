@@ -221,6 +221,47 @@ static void aip_test_free_deep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, look(e, AF_INET6, addr), -1);
 }
 
+/*
+ * A teardown's two steps: after the detach no lookup finds anything while
+ * the entries stay on their peers' lists; after the free (once a grace
+ * period has passed) the lists are empty and the table takes new entries.
+ */
+static void aip_test_detach(struct kunit *test)
+{
+	struct aip_env *e = env_new(test);
+	struct noise_allowedips_roots old;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		char a[24];
+
+		snprintf(a, sizeof(a), "10.%d.0.0", i);
+		KUNIT_EXPECT_EQ(test, ins(e, AF_INET, a, 16 + i % 17, i % 8), 0);
+		snprintf(a, sizeof(a), "fd00:%x::", i);
+		KUNIT_EXPECT_EQ(test, ins(e, AF_INET6, a, 32 + i, i % 8), 0);
+	}
+	KUNIT_EXPECT_EQ(test, e->t.count, 80U);
+	mutex_lock(&e->lock);
+	noise_allowedips_detach(&e->t, &old);
+	mutex_unlock(&e->lock);
+	KUNIT_EXPECT_EQ(test, look(e, AF_INET, "10.3.0.1"), -1);
+	KUNIT_EXPECT_EQ(test, look(e, AF_INET6, "fd00:3::1"), -1);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, peer_count(e, i), 10UL);
+	synchronize_rcu();
+	mutex_lock(&e->lock);
+	noise_allowedips_free_detached(&e->t, &old);
+	mutex_unlock(&e->lock);
+	KUNIT_EXPECT_EQ(test, e->t.count, 0U);
+	for (i = 0; i < ARRAY_SIZE(e->peers); i++)
+		KUNIT_EXPECT_TRUE(test, list_empty(&e->peers[i].entries));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(old.root4));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(old.root6));
+	KUNIT_EXPECT_EQ(test, ins(e, AF_INET, "10.3.0.0", 16, 5), 0);
+	KUNIT_EXPECT_EQ(test, look(e, AF_INET, "10.3.0.1"), 5);
+	env_free(e);
+}
+
 static void aip_test_move_remove(struct kunit *test)
 {
 	struct aip_env *e = env_new(test);
@@ -716,6 +757,7 @@ static struct kunit_case aip_cases[] = {
 	KUNIT_CASE(aip_test_v4_basic),
 	KUNIT_CASE(aip_test_edges),
 	KUNIT_CASE(aip_test_free_deep),
+	KUNIT_CASE(aip_test_detach),
 	KUNIT_CASE(aip_test_move_remove),
 	KUNIT_CASE(aip_test_pool),
 	KUNIT_CASE(aip_test_walk),

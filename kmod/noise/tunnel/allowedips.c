@@ -480,7 +480,8 @@ static struct noise_aip_node __rcu **aip_any_child(struct noise_allowedips *t,
  */
 static void aip_free_family(struct noise_allowedips *t,
 			    struct noise_aip_node __rcu **root,
-			    struct noise_aip_node __rcu ***path, unsigned int room)
+			    struct noise_aip_node __rcu ***path, unsigned int room,
+			    bool unseen)
 {
 	struct noise_aip_node __rcu **slot = root, **child;
 	struct noise_aip_node *n;
@@ -508,17 +509,19 @@ static void aip_free_family(struct noise_allowedips *t,
 			t->count--;
 		}
 		RCU_INIT_POINTER(*slot, NULL);
-		kfree_rcu(n, rcu);
+		if (unseen)
+			kfree(n);
+		else
+			kfree_rcu(n, rcu);
 	}
 }
 
-/**
- * noise_allowedips_free() - remove every entry of every peer
- * @t: the table (empty afterwards; every peer's list is empty too)
- *
- * Context: holds @t's mutex; may sleep.
+/*
+ * Every node under @roots: off its peer's list, then freed after a grace
+ * period, or at once when no reader can reach them any more (@unseen).
  */
-void noise_allowedips_free(struct noise_allowedips *t)
+static void aip_free_roots(struct noise_allowedips *t,
+			   struct noise_allowedips_roots *roots, bool unseen)
 {
 	/*
 	 * A node's prefix is longer than its parent's, so a path holds at
@@ -529,12 +532,66 @@ void noise_allowedips_free(struct noise_allowedips *t)
 
 	might_sleep();
 	path = kmalloc_array(room, sizeof(*path), GFP_KERNEL | __GFP_NOWARN);
-	aip_free_family(t, &t->root4, path, room);
-	aip_free_family(t, &t->root6, path, room);
+	aip_free_family(t, &roots->root4, path, room, unseen);
+	aip_free_family(t, &roots->root6, path, room, unseen);
 	kfree(path);
-	t->seq++;
+}
+
+/**
+ * noise_allowedips_free() - remove every entry of every peer
+ * @t: the table (empty afterwards; every peer's list is empty too)
+ *
+ * Each node is freed after a grace period (kfree_rcu()).
+ * Context: holds @t's mutex; may sleep.
+ */
+void noise_allowedips_free(struct noise_allowedips *t)
+{
+	struct noise_allowedips_roots live;
+
+	noise_allowedips_detach(t, &live);
+	aip_free_roots(t, &live, false);
 }
 EXPORT_SYMBOL_NS_GPL(noise_allowedips_free, NOISE_INTERNAL);
+
+/**
+ * noise_allowedips_detach() - empty the table for readers, keep its nodes
+ * @t: the table (lookups find nothing from now on)
+ * @old: out: the tries, until noise_allowedips_free_detached()
+ *
+ * The entries stay on their peers' lists. A caller that waits for a
+ * grace period anyway (a device's teardown) then frees every node at
+ * once, each while it is in the cache, rather than one RCU callback per
+ * node run after the whole walk.
+ * Context: holds @t's mutex.
+ */
+void noise_allowedips_detach(struct noise_allowedips *t,
+			     struct noise_allowedips_roots *old)
+{
+	RCU_INIT_POINTER(old->root4, aip_deref(t, t->root4));
+	RCU_INIT_POINTER(old->root6, aip_deref(t, t->root6));
+	RCU_INIT_POINTER(t->root4, NULL);
+	RCU_INIT_POINTER(t->root6, NULL);
+	t->seq++;
+}
+EXPORT_SYMBOL_NS_GPL(noise_allowedips_detach, NOISE_INTERNAL);
+
+/**
+ * noise_allowedips_free_detached() - free what noise_allowedips_detach()
+ *	took out, after a grace period
+ * @t: the table it came from (its count drops to 0 when nothing else was
+ *	inserted since; every peer's list loses these entries)
+ * @old: the tries; empty afterwards
+ *
+ * Context: holds @t's mutex; an RCU grace period has passed since the
+ * detach; may sleep.
+ */
+void noise_allowedips_free_detached(struct noise_allowedips *t,
+				    struct noise_allowedips_roots *old)
+{
+	aip_free_roots(t, old, true);
+	t->seq++;
+}
+EXPORT_SYMBOL_NS_GPL(noise_allowedips_free_detached, NOISE_INTERNAL);
 
 /**
  * noise_allowedips_walk_peer_from() - call @fn for a peer's entries, resumably

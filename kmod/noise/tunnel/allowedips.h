@@ -44,8 +44,18 @@ struct noise_allowedips_pool {
 
 #define NOISE_ALLOWEDIPS_NODES_PER_INSERT 2
 
+/* A table's tries taken out by noise_allowedips_detach(). */
+struct noise_allowedips_roots {
+	struct noise_aip_node __rcu *root4;
+	struct noise_aip_node __rcu *root6;
+};
+
 void noise_allowedips_init(struct noise_allowedips *t, struct mutex *lock);
 void noise_allowedips_free(struct noise_allowedips *t);
+void noise_allowedips_detach(struct noise_allowedips *t,
+			     struct noise_allowedips_roots *old);
+void noise_allowedips_free_detached(struct noise_allowedips *t,
+				    struct noise_allowedips_roots *old);
 
 struct noise_peer *noise_allowedips_lookup(const struct noise_allowedips *t,
 					   int family, const void *addr);

@@ -192,18 +192,19 @@ void noise_peer_link(struct noise_peer *peer)
 }
 
 /**
- * noise_peer_unlink() - unpublish @peer: no lookup finds it after the next
- *	grace period, and it is marked dead (no work is queued for it).
- * @peer: the peer.
+ * noise_peer_unhash() - unpublish @peer but for its allowed IPs: no lookup
+ *	by key or hint finds it after the next grace period, and it is marked
+ *	dead (no work is queued for it).
+ * @peer: the peer; its allowed IPs are the caller's to remove (a device's
+ *	teardown has taken them all out of the table at once).
  *
  * Context: process, conf_lock held.
  */
-void noise_peer_unlink(struct noise_peer *peer)
+void noise_peer_unhash(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
 
 	lockdep_assert_held(&nd->conf_lock);
-	noise_allowedips_remove_peer(&nd->aips, &peer->allowedips);
 	list_del_rcu(&peer->list);
 	hlist_del_rcu(&peer->hash);
 	peer->linked = false;
@@ -212,6 +213,20 @@ void noise_peer_unlink(struct noise_peer *peer)
 	nd->num_peers--;
 	nd->peer_gen++;
 	WRITE_ONCE(peer->dead, true);
+}
+
+/**
+ * noise_peer_unlink() - unpublish @peer: no lookup finds it after the next
+ *	grace period, and it is marked dead (no work is queued for it).
+ * @peer: the peer.
+ *
+ * Context: process, conf_lock held.
+ */
+void noise_peer_unlink(struct noise_peer *peer)
+{
+	lockdep_assert_held(&peer->nd->conf_lock);
+	noise_allowedips_remove_peer(&peer->nd->aips, &peer->allowedips);
+	noise_peer_unhash(peer);
 }
 
 /** noise_peer_free_unadded() - free a peer noise_peer_add() never saw. */

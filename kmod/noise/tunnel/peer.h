@@ -239,6 +239,7 @@ struct noise_peer {
 	struct sk_buff_head rx_queue;
 	struct work_struct rx_work;
 	struct work_struct hs_work;
+	/* the five timers together: noise_timers_prefetch() reads them as one */
 	struct timer_list timer_retransmit;
 	struct timer_list timer_keepalive;	/* passive keepalive */
 	struct timer_list timer_persistent;	/* persistent keepalive */
@@ -271,6 +272,7 @@ struct noise_peer *noise_peer_new(struct noise_device *nd, const u8 *public_key,
 				  unsigned int key_len, gfp_t gfp);
 void noise_peer_link(struct noise_peer *peer);
 void noise_peer_unlink(struct noise_peer *peer);
+void noise_peer_unhash(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,

@@ -173,27 +173,33 @@ EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
  * All peers, with one walk of the allowed IPs, two grace periods and one
  * wait for the crypto: a device of many peers goes in a few passes over
  * them, not a trie lookup per prefix and a flush of the workqueue per
- * peer. The second grace period covers the sessions and handshakes the
- * stop took out of the index, so the last pass frees each peer while it
- * is in the cache: one RCU callback per peer, run after the whole list,
- * would read every peer from memory once more. Context: process,
+ * peer. The first grace period also covers the allowed IPs, taken out of
+ * the readers' sight before it, and the second the sessions and
+ * handshakes the stop took out of the index: each walk then frees what
+ * it reads while it is in the cache, where one RCU callback per node or
+ * per peer, run after the whole walk, would read each from memory again. Context: process,
  * conf_lock held.
  */
 void noise_peer_remove_all(struct noise_device *nd)
 {
+	struct noise_allowedips_roots aips;
 	struct noise_peer *peer, *tmp;
 	LIST_HEAD(dead);
 
 	lockdep_assert_held(&nd->conf_lock);
-	noise_allowedips_free(&nd->aips);	/* every peer's list empty */
+	noise_allowedips_detach(&nd->aips, &aips);
 	list_for_each_entry_safe(peer, tmp, &nd->peer_list, list) {
 		noise_netlink_notify_peer_del(peer);
-		noise_peer_unlink(peer);
+		noise_peer_unhash(peer);	/* its allowed IPs are in aips */
 		list_add_tail(&peer->dead_list, &dead);
 	}
 	synchronize_net();
-	list_for_each_entry(peer, &dead, dead_list)
+	noise_allowedips_free_detached(&nd->aips, &aips); /* every list empty */
+	list_for_each_entry(peer, &dead, dead_list) {
+		if (!list_is_last(&peer->dead_list, &dead))
+			noise_timers_prefetch(list_next_entry(peer, dead_list));
 		noise_peer_stop(peer);
+	}
 	noise_queueing_flush(nd);
 	synchronize_net();
 	list_for_each_entry_safe(peer, tmp, &dead, dead_list) {

@@ -9,6 +9,7 @@ struct noise_peer;
 void noise_timers_init(struct noise_peer *peer);
 void noise_timers_stop(struct noise_peer *peer);
 void noise_timers_shutdown(struct noise_peer *peer);
+void noise_timers_prefetch(struct noise_peer *peer);
 void noise_timers_data_sent(struct noise_peer *peer);
 void noise_timers_data_received(struct noise_peer *peer);
 void noise_timers_any_packet_sent(struct noise_peer *peer);
