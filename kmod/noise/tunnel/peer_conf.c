@@ -177,8 +177,8 @@ EXPORT_SYMBOL_NS_GPL(noise_peer_remove, NOISE_INTERNAL);
  * the readers' sight before it, and the second the sessions and
  * handshakes the stop took out of the index: each walk then frees what
  * it reads while it is in the cache, where one RCU callback per node or
- * per peer, run after the whole walk, would read each from memory again. Context: process,
- * conf_lock held.
+ * per peer, run after the whole walk, would read each from memory again.
+ * Context: process, conf_lock held.
  */
 void noise_peer_remove_all(struct noise_device *nd)
 {
