@@ -447,11 +447,15 @@ nt_x() {
 # nt_bg SIDE OUT CMD...: CMD in that side's namespace in the background,
 # its output in the file OUT; NT_BG is its pid (ip netns exec execs CMD, so
 # this is CMD itself, not a subshell as with "nt_x ... &"), killed at exit.
+# OUT is emptied here, before the fork: the child's own redirection runs
+# when it is scheduled, and a caller waiting for a line in OUT must not
+# read one an earlier program left there.
 nt_bg() {
 	local ns out=$2
 	ns=$(nt_ns "$1")
 	shift 2
-	ip netns exec "$ns" "$@" > "$out" 2>&1 < /dev/null &
+	: > "$out"
+	ip netns exec "$ns" "$@" >> "$out" 2>&1 < /dev/null &
 	NT_BG=$!
 	st_defer "kill $NT_BG"
 }
