@@ -9,6 +9,7 @@
  * handshake encrypts with the crypto library (hs_cipher.c).
  */
 
+#include <crypto/algapi.h>	/* crypto_memneq(), also on 6.1 */
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/slab.h>
@@ -101,6 +102,10 @@ struct noise_hs_kem {
  * @e_pub: ephemeral public key.
  * @test_e: test-only fixed ephemeral private key.
  * @failed_re: see @has_failed_re.
+ * @sre_pre: DH(@s, @sre_re), supplied by noise_handshake_set_precomputed_sre();
+ *	used once, by the token that computes DH(s, re) if re is @sre_re.
+ * @sre_re: the remote ephemeral public key @sre_pre belongs to.
+ * @has_sre_pre: @sre_pre is set and not used yet.
  * @remote_static_cb: see struct noise_keys.
  * @cb_ctx: its argument.
  * @kem: the KEM state, for hfs protocols only (@proto.kem): one
@@ -115,6 +120,8 @@ struct noise_handshake {
 	u8 e[NOISE_MAX_DHLEN], e_pub[NOISE_MAX_DHLEN];
 	u8 test_e[NOISE_MAX_DHLEN];
 	u8 failed_re[NOISE_MAX_DHLEN];
+	u8 sre_pre[NOISE_MAX_DHLEN], sre_re[NOISE_MAX_DHLEN];
+	bool has_sre_pre;
 	int (*remote_static_cb)(void *ctx, struct noise_handshake *hs,
 				const u8 *remote_static);
 	void *cb_ctx;
@@ -220,6 +227,7 @@ static void noise_hs_wipe(struct noise_handshake *hs)
 	memzero_explicit(&hs->tmp, sizeof(hs->tmp));
 	memzero_explicit(hs->v.psks, sizeof(hs->v.psks));
 	memzero_explicit(hs->v.ss_pre, sizeof(hs->v.ss_pre));
+	memzero_explicit(hs->sre_pre, sizeof(hs->sre_pre));
 	memzero_explicit(hs->s, sizeof(hs->s));
 	memzero_explicit(hs->e, sizeof(hs->e));
 	memzero_explicit(hs->test_e, sizeof(hs->test_e));
@@ -227,6 +235,7 @@ static void noise_hs_wipe(struct noise_handshake *hs)
 		noise_hs_kem_wipe(hs->kem);
 	hs->v.psk_set = 0;
 	hs->v.has_ss_pre = false;
+	hs->has_sre_pre = false;
 	hs->has_s = false;
 	hs->has_e = false;
 	hs->fixed_e = false;
@@ -603,6 +612,56 @@ int noise_handshake_set_precomputed_ss(struct noise_handshake *hs, const u8 *ss)
 EXPORT_SYMBOL_GPL(noise_handshake_set_precomputed_ss);
 
 /**
+ * noise_handshake_set_precomputed_sre() - supply DH(local static, @re) for
+ * the token that computes it (the responder's es, the initiator's se).
+ * @hs: the handshake.
+ * @re: DHLEN bytes: the remote ephemeral public key the value belongs to.
+ * @dh: DHLEN bytes: DH(local static private key, @re), as noise_dh_shared()
+ *	computes it (a secret: the engine wipes its copy once used or with
+ *	@hs; the caller wipes its own).
+ *
+ * For a caller that has computed this DH already: a responder that read
+ * an identity hint encrypted to its static key with the initiator's
+ * ephemeral, before the message that carries that ephemeral. The value is
+ * used only if the remote ephemeral the handshake reads is @re (compared
+ * in full), and only once; otherwise the DH is computed as usual. Not
+ * checked beyond that: a wrong value makes the handshake fail
+ * authentication.
+ * Context: any.
+ * Return: 0; -EINVAL if this role has no static key or never computes
+ * DH(s, re) in the pattern; -ENOTCONN if @hs failed or is complete.
+ */
+int noise_handshake_set_precomputed_sre(struct noise_handshake *hs, const u8 *re,
+					const u8 *dh)
+{
+	u8 tok = hs->role == NOISE_INITIATOR ? NOISE_TOK_SE : NOISE_TOK_ES;
+	unsigned int dhlen = noise_hs_dhlen(hs);
+
+	if (hs->state != NOISE_HS_RUNNING)
+		return -ENOTCONN;
+	if (!hs->has_s || !noise_pattern_has(&hs->proto.pattern, tok))
+		return -EINVAL;
+	memcpy(hs->sre_re, re, dhlen);
+	memcpy(hs->sre_pre, dh, dhlen);
+	hs->has_sre_pre = true;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(noise_handshake_set_precomputed_sre);
+
+/* DH(s, re) supplied for this re: mix it in (once) and say so. */
+static bool noise_hs_sre_pre(struct noise_handshake *hs, struct noise_hs_var *v)
+{
+	unsigned int dhlen = noise_hs_dhlen(hs);
+
+	if (!hs->has_sre_pre || !v->has_re || crypto_memneq(hs->sre_re, v->re, dhlen))
+		return false;
+	noise_mix_key(&v->ss, hs->sre_pre, dhlen);
+	memzero_explicit(hs->sre_pre, sizeof(hs->sre_pre));
+	hs->has_sre_pre = false;
+	return true;
+}
+
+/**
  * noise_handshake_next() - what the handshake expects next.
  * @hs: the handshake.
  *
@@ -680,10 +739,14 @@ static int noise_hs_dh(struct noise_handshake *hs, struct noise_hs_var *v, u8 to
 		pub = v->re;
 		break;
 	case NOISE_TOK_ES:	/* initiator: DH(e, rs); responder: DH(s, re) */
+		if (!init && noise_hs_sre_pre(hs, v))
+			return 0;
 		priv = init ? hs->e : hs->s;
 		pub = init ? v->rs : v->re;
 		break;
 	case NOISE_TOK_SE:	/* initiator: DH(s, re); responder: DH(e, rs) */
+		if (init && noise_hs_sre_pre(hs, v))
+			return 0;
 		priv = init ? hs->s : hs->e;
 		pub = init ? v->re : v->rs;
 		break;

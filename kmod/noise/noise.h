@@ -165,6 +165,8 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 int noise_handshake_set_psk(struct noise_handshake *hs, unsigned int i,
 			    const u8 psk[NOISE_PSK_LEN]);
 int noise_handshake_set_precomputed_ss(struct noise_handshake *hs, const u8 *ss);
+int noise_handshake_set_precomputed_sre(struct noise_handshake *hs, const u8 *re,
+					const u8 *dh);
 const char *noise_handshake_protocol_name(const struct noise_handshake *hs);
 enum noise_action noise_handshake_next(const struct noise_handshake *hs);
 int noise_handshake_write(struct noise_handshake *hs, const u8 *payload,

@@ -566,6 +566,77 @@ static void et_ss_used(struct kunit *test)
 	}
 }
 
+/*
+ * The handshake of @name with DH(s, re) supplied to the reader of message
+ * @at, for the e that message begins with: the right value (@mode 0), a
+ * wrong one (1), or a right one for another e (2).
+ */
+static int et_sre_run(struct kunit *test, const char *name, unsigned int at, int mode)
+{
+	struct et_pair *p = et_pair_new(test, name, NULL);
+	bool ini_reads = !p->info.one_way && (at & 1), rf;
+	struct noise_handshake *r = ini_reads ? p->ini : p->res;
+	struct noise_handshake *w = ini_reads ? p->res : p->ini;
+	u8 dh[NOISE_MAX_DHLEN], other[NOISE_MAX_DHLEN], other_pub[NOISE_MAX_DHLEN];
+	unsigned int i;
+	const u8 *re = p->buf;
+	size_t n, pl;
+	int err = 0;
+
+	for (i = 0; !err && i < at; i++)
+		err = et_step(p, i, 4, -1, 0, &rf);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, noise_handshake_write(w, NULL, 0, p->buf, ET_BUF, &n), 0);
+	if (mode == 2) {
+		KUNIT_ASSERT_EQ(test, noise_dh_generate(p->info.dh, other, other_pub), 0);
+		re = other_pub;
+	}
+	KUNIT_ASSERT_EQ(test, noise_dh_shared(p->info.dh, dh, p->s[ini_reads ? 0 : 1], re), 0);
+	dh[5] ^= mode == 1;
+	KUNIT_EXPECT_EQ(test, noise_handshake_set_precomputed_sre(r, re, dh), 0);
+	memzero_explicit(dh, sizeof(dh));
+	memzero_explicit(other, sizeof(other));
+	err = noise_handshake_read(r, p->buf, n, p->pt, ET_BUF, &pl);
+	for (i = at + 1; !err && i < p->info.num_msgs; i++)
+		err = et_step(p, i, 4, -1, 0, &rf);
+	if (!err)
+		err = et_split(p);
+	kunit_release_action(test, et_pair_release, p);
+	return err;
+}
+
+/* A supplied DH(s, re) is used, and only for its e; refused where unused. */
+static void et_sre_used(struct kunit *test)
+{
+	static const struct { const char *name; unsigned int at; } c[] = {
+		{ "Noise_KK_25519_ChaChaPoly_BLAKE2s", 0 },	/* responder's es */
+		{ "Noise_KK_25519_ChaChaPoly_BLAKE2s", 1 },	/* initiator's se */
+		{ "Noise_IK_448_AESGCM_SHA512", 0 },
+		{ "Noise_NK_25519_AESGCM_SHA256", 0 },
+		{ "Noise_KKpsk0_25519_ChaChaPoly_BLAKE2s", 0 },
+	};
+	u8 zero[NOISE_MAX_DHLEN] = {};
+	struct et_pair *p;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, et_sre_run(test, c[i].name, c[i].at, 0), 0,
+				    "%s %u", c[i].name, c[i].at);
+		KUNIT_EXPECT_EQ_MSG(test, et_sre_run(test, c[i].name, c[i].at, 1), -EBADMSG,
+				    "%s %u", c[i].name, c[i].at);
+		KUNIT_EXPECT_EQ_MSG(test, et_sre_run(test, c[i].name, c[i].at, 2), 0,
+				    "%s %u", c[i].name, c[i].at);
+	}
+	/* NN's responder has no s; X's initiator never computes DH(s, re). */
+	p = et_pair_new(test, "Noise_NN_25519_ChaChaPoly_BLAKE2s", NULL);
+	KUNIT_EXPECT_EQ(test, noise_handshake_set_precomputed_sre(p->res, zero, zero), -EINVAL);
+	kunit_release_action(test, et_pair_release, p);
+	p = et_pair_new(test, "Noise_X_25519_ChaChaPoly_BLAKE2s", NULL);
+	KUNIT_EXPECT_EQ(test, noise_handshake_set_precomputed_sre(p->ini, zero, zero), -EINVAL);
+	KUNIT_EXPECT_EQ(test, noise_handshake_set_precomputed_sre(p->res, zero, zero), 0);
+	kunit_release_action(test, et_pair_release, p);
+}
+
 /* The callback: the responder looks the peer up and supplies its PSK. */
 struct et_peer {
 	struct et_pair *p;
@@ -677,6 +748,7 @@ static struct kunit_case et_dp_cases[] = {
 	KUNIT_CASE(et_allocations),
 	KUNIT_CASE(et_atomic_handshake),
 	KUNIT_CASE(et_ss_used),
+	KUNIT_CASE(et_sre_used),
 	KUNIT_CASE(et_remote_static_cb),
 	KUNIT_CASE(et_dh_ephemeral),
 	KUNIT_CASE_PARAM(et_ss_vector, et_ss_vector_gen),

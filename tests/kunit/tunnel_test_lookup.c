@@ -92,7 +92,8 @@ static void tl_by_key(struct kunit *test)
  * ss), ct = id ^ BLAKE2s-256(key = BLAKE2s-256(key "noise-tunnel hint",
  * k), e_pub || "noise-tunnel hint").
  */
-static void tl_hint(struct tl_ctx *c, const u8 *priv, u8 *e_pub, u8 *ct)
+/* A hint from @priv's peer; @k_out (or NULL): the DH it was masked with. */
+static void tl_hint_k(struct tl_ctx *c, const u8 *priv, u8 *e_pub, u8 *ct, u8 *k_out)
 {
 	static const char id_label[] = "noise-tunnel id", hint_label[] = "noise-tunnel hint";
 	u8 ss[NOISE_MAX_DHLEN], k[NOISE_MAX_DHLEN], e[NOISE_MAX_DHLEN];
@@ -109,11 +110,45 @@ static void tl_hint(struct tl_ctx *c, const u8 *priv, u8 *e_pub, u8 *ct)
 	blake2s_update(&st, hint_label, sizeof(hint_label) - 1);
 	blake2s_final(&st, mask);
 	crypto_xor(ct, mask, NOISE_HINT_LEN);
+	if (k_out)
+		memcpy(k_out, k, 32);
 	memzero_explicit(ss, sizeof(ss));
 	memzero_explicit(k, sizeof(k));
 	memzero_explicit(e, sizeof(e));
 	memzero_explicit(key, sizeof(key));
 	memzero_explicit(mask, sizeof(mask));
+}
+
+static void tl_hint(struct tl_ctx *c, const u8 *priv, u8 *e_pub, u8 *ct)
+{
+	tl_hint_k(c, priv, e_pub, ct, NULL);
+}
+
+/*
+ * A found peer comes with the DH the hint was masked with (the responder's
+ * es of the same message reuses it); a hint that names nobody leaves @got
+ * as it was.
+ */
+static void tl_hint_dh(struct kunit *test, struct tl_ctx *c, int i)
+{
+	u8 e_pub[NOISE_MAX_DHLEN], ct[NOISE_HINT_LEN];
+	u8 k[NOISE_MAX_DHLEN], got[NOISE_MAX_DHLEN], mark[NOISE_MAX_DHLEN];
+
+	tl_hint_k(c, c->priv[i], e_pub, ct, k);
+	memset(got, 0xa5, sizeof(got));
+	memset(mark, 0xa5, sizeof(mark));
+	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, e_pub, ct, got), c->peer[i]);
+	KUNIT_EXPECT_MEMEQ(test, got, k, 32);
+	memset(got, 0xa5, sizeof(got));
+	ct[i % NOISE_HINT_LEN] ^= 1 << (i & 7);	/* a flipped bit names nobody */
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct, got));
+	KUNIT_EXPECT_MEMEQ(test, got, mark, sizeof(got));
+	ct[i % NOISE_HINT_LEN] ^= 1 << (i & 7);
+	e_pub[i % 31] ^= 1 << (i & 7);		/* e is bound */
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct, got));
+	KUNIT_EXPECT_MEMEQ(test, got, mark, sizeof(got));
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(got, sizeof(got));
 }
 
 static void tl_by_hint(struct kunit *test)
@@ -124,24 +159,17 @@ static void tl_by_hint(struct kunit *test)
 	int i;
 
 	mutex_lock(&c->nd->hs_lock);
-	for (i = 0; i < TL_PEERS; i++) {
-		tl_hint(c, c->priv[i], e_pub, ct);
-		KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, e_pub, ct), c->peer[i]);
-		ct[i % NOISE_HINT_LEN] ^= 1 << (i & 7);	/* a flipped bit names nobody */
-		KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
-		ct[i % NOISE_HINT_LEN] ^= 1 << (i & 7);
-		e_pub[i % 31] ^= 1 << (i & 7);		/* e is bound */
-		KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
-	}
+	for (i = 0; i < TL_PEERS; i++)
+		tl_hint_dh(test, c, i);
 	/* two hints of one initiator differ (a fresh e each) */
 	tl_hint(c, c->priv[0], e_pub, ct);
 	tl_hint(c, c->priv[0], pub, ct2);
 	KUNIT_EXPECT_MEMNEQ(test, ct, ct2, NOISE_HINT_LEN);
-	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, pub, ct2), c->peer[0]);
+	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, pub, ct2, NULL), c->peer[0]);
 	/* a stranger's hint names nobody */
 	KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, pub), 0);
 	tl_hint(c, priv, e_pub, ct);
-	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct, NULL));
 	mutex_unlock(&c->nd->hs_lock);
 }
 
@@ -157,7 +185,7 @@ static void tl_hint_rekey(struct kunit *test)
 	mutex_unlock(&c->nd->conf_lock);
 	mutex_lock(&c->nd->hs_lock);
 	tl_hint(c, c->priv[7], e_pub, ct);
-	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct, NULL));
 	mutex_unlock(&c->nd->hs_lock);
 
 	memcpy(old, c->dev_pub, sizeof(old));
@@ -168,10 +196,10 @@ static void tl_hint_rekey(struct kunit *test)
 	memzero_explicit(priv, sizeof(priv));
 	mutex_lock(&c->nd->hs_lock);
 	tl_hint(c, c->priv[8], e_pub, ct);	/* to the new key: found */
-	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, e_pub, ct), c->peer[8]);
+	KUNIT_EXPECT_PTR_EQ(test, noise_peer_hint_lookup(c->nd, e_pub, ct, NULL), c->peer[8]);
 	memcpy(c->dev_pub, old, sizeof(old));	/* to the old one: nobody */
 	tl_hint(c, c->priv[8], e_pub, ct);
-	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct));
+	KUNIT_EXPECT_NULL(test, noise_peer_hint_lookup(c->nd, e_pub, ct, NULL));
 	mutex_unlock(&c->nd->hs_lock);
 }
 

@@ -775,6 +775,33 @@ static int noise_glue_take_initiation(struct noise_glue_hs *nhs, struct noise_pe
 	return 0;
 }
 
+/*
+ * The responder handshake of a hinted message 1, for the peer its hint
+ * names (*@peer, NULL for nobody). The DH that unmasked the hint is the
+ * responder's DH(s, re) of the message's e: the engine gets it, so that
+ * its es (KK, IK, ...) or se does not compute it again.
+ */
+static struct noise_glue_hs *noise_glue_new_hinted(struct noise_device *nd,
+						   struct sk_buff *skb,
+						   struct noise_peer **peer)
+{
+	const struct noise_msg_hint *hint = (const void *)(skb->data +
+					sizeof(struct noise_msg_handshake));
+	const u8 *e_pub = (const u8 *)(hint + 1);	/* every message 1 begins with e */
+	struct noise_glue_hs *nhs = NULL;
+	u8 k[NOISE_MAX_DHLEN];
+
+	*peer = noise_peer_hint_lookup(nd, e_pub, hint->ct, k);
+	if (*peer) {
+		nhs = noise_glue_new(nd, *peer, NOISE_RESPONDER);
+		/* Only a saving; -EINVAL when the pattern has no DH(s, re) here. */
+		if (nhs)
+			noise_handshake_set_precomputed_sre(nhs->hs, e_pub, k);
+	}
+	memzero_explicit(k, sizeof(k));
+	return nhs;
+}
+
 /* Message 1 received: a new responder handshake. */
 static void noise_glue_begin(struct noise_device *nd, struct sk_buff *skb)
 {
@@ -783,17 +810,13 @@ static void noise_glue_begin(struct noise_device *nd, struct sk_buff *skb)
 	struct noise_glue_hs *nhs;
 	int err;
 
-	if (id->proto.hinted) {	/* every message 1 begins with e */
-		const struct noise_msg_hint *hint = (const void *)(skb->data +
-					sizeof(struct noise_msg_handshake));
-
-		peer = noise_peer_hint_lookup(nd, (const u8 *)(hint + 1), hint->ct);
-		if (!peer)
-			goto drop;
-	} else if (noise_glue_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN)) {
+	if (!id->proto.hinted &&
+	    noise_glue_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN))
 		return;
-	}
-	nhs = noise_glue_new(nd, peer, NOISE_RESPONDER);
+	if (id->proto.hinted)
+		nhs = noise_glue_new_hinted(nd, skb, &peer);
+	else
+		nhs = noise_glue_new(nd, NULL, NOISE_RESPONDER);
 	if (!nhs)
 		goto drop;
 	if (noise_glue_read(nhs, skb))

@@ -279,7 +279,7 @@ static struct noise_peer *noise_peer_id_find(struct noise_device *nd, const u8 *
 
 static struct noise_peer *noise_peer_hint_find(struct noise_device *nd,
 					       const u8 *e_pub, const u8 *ct,
-					       unsigned int *steps)
+					       u8 *k_out, unsigned int *steps)
 {
 	struct noise_identity *id = rcu_dereference_check(nd->ident,
 				lockdep_is_held(&nd->hs_lock) ||
@@ -293,6 +293,8 @@ static struct noise_peer *noise_peer_hint_find(struct noise_device *nd,
 		noise_hint_xor(pid, ct, k, e_pub, len);
 		peer = noise_peer_id_find(nd, pid, steps);
 	}
+	if (peer && k_out)
+		memcpy(k_out, k, len);
 	memzero_explicit(k, sizeof(k));
 	memzero_explicit(pid, sizeof(pid));
 	return peer;
@@ -304,16 +306,21 @@ static struct noise_peer *noise_peer_hint_find(struct noise_device *nd,
  * @e_pub: the initiator's ephemeral public key (dh_len bytes: the first
  *	of the message's Noise part).
  * @ct: the message's hint (NOISE_HINT_LEN bytes).
+ * @k: NULL, or NOISE_MAX_DHLEN bytes out: when a peer is returned,
+ *	DH(our static private key, @e_pub), dh_len bytes (a secret: the
+ *	caller wipes it). The responder's es (or se) of the same message
+ *	is this DH: noise_handshake_set_precomputed_sre() saves doing it
+ *	again.
  *
  * One DH with our static key and one hash lookup, whatever the number of
  * peers (Documentation/wire-format.rst, hinted protocols).
  * Context: hs_lock held (or rcu_read_lock).
- * Return: the peer or NULL.
+ * Return: the peer or NULL (then @k is untouched).
  */
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
-					  const u8 *e_pub, const u8 *ct)
+					  const u8 *e_pub, const u8 *ct, u8 *k)
 {
-	return noise_peer_hint_find(nd, e_pub, ct, NULL);
+	return noise_peer_hint_find(nd, e_pub, ct, k, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup, NOISE_INTERNAL);
 
@@ -324,7 +331,7 @@ struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
 					       unsigned int *steps)
 {
 	*steps = 0;
-	return noise_peer_hint_find(nd, e_pub, ct, steps);
+	return noise_peer_hint_find(nd, e_pub, ct, NULL, steps);
 }
 EXPORT_SYMBOL_NS_GPL(noise_peer_hint_lookup_test, NOISE_INTERNAL);
 #endif

@@ -276,7 +276,7 @@ void noise_peer_unhash(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key);
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
-					  const u8 *e_pub, const u8 *ct);
+					  const u8 *e_pub, const u8 *ct, u8 *k);
 /* KUnit only, test build (NOISE_TESTING): counts the entries examined. */
 struct noise_peer *noise_peer_hint_lookup_test(struct noise_device *nd,
 					       const u8 *e_pub, const u8 *ct,
