@@ -648,12 +648,22 @@ int noise_handshake_set_precomputed_sre(struct noise_handshake *hs, const u8 *re
 }
 EXPORT_SYMBOL_GPL(noise_handshake_set_precomputed_sre);
 
-/* DH(s, re) supplied for this re: mix it in (once) and say so. */
-static bool noise_hs_sre_pre(struct noise_handshake *hs, struct noise_hs_var *v)
+/*
+ * A DH of our static key with @pub that the caller supplied: DH(s, rs)
+ * (any number of times) or DH(s, re) for this re (once). Mix it in and
+ * say so.
+ */
+static bool noise_hs_dh_pre(struct noise_handshake *hs, struct noise_hs_var *v,
+			    const u8 *pub)
 {
 	unsigned int dhlen = noise_hs_dhlen(hs);
 
-	if (!hs->has_sre_pre || !v->has_re || crypto_memneq(hs->sre_re, v->re, dhlen))
+	if (pub == v->rs && v->has_ss_pre) {
+		noise_mix_key(&v->ss, v->ss_pre, dhlen);
+		return true;
+	}
+	if (pub != v->re || !hs->has_sre_pre || !v->has_re ||
+	    crypto_memneq(hs->sre_re, v->re, dhlen))
 		return false;
 	noise_mix_key(&v->ss, hs->sre_pre, dhlen);
 	memzero_explicit(hs->sre_pre, sizeof(hs->sre_pre));
@@ -739,26 +749,20 @@ static int noise_hs_dh(struct noise_handshake *hs, struct noise_hs_var *v, u8 to
 		pub = v->re;
 		break;
 	case NOISE_TOK_ES:	/* initiator: DH(e, rs); responder: DH(s, re) */
-		if (!init && noise_hs_sre_pre(hs, v))
-			return 0;
 		priv = init ? hs->e : hs->s;
 		pub = init ? v->rs : v->re;
 		break;
 	case NOISE_TOK_SE:	/* initiator: DH(s, re); responder: DH(e, rs) */
-		if (init && noise_hs_sre_pre(hs, v))
-			return 0;
 		priv = init ? hs->s : hs->e;
 		pub = init ? v->re : v->rs;
 		break;
 	default:		/* ss */
-		if (v->has_ss_pre) {
-			noise_mix_key(&v->ss, v->ss_pre, dhlen);
-			return 0;
-		}
 		priv = hs->s;
 		pub = v->rs;
 		break;
 	}
+	if (priv == hs->s && noise_hs_dh_pre(hs, v, pub))
+		return 0;
 	err = noise_dh_shared(hs->proto.dh, out, priv, pub);
 	if (!err)
 		noise_mix_key(&v->ss, out, dhlen);

@@ -90,9 +90,8 @@ static void tl_by_key(struct kunit *test)
  * our device, computed here from the formula of wire-format.rst: a fresh
  * e (@e_pub), k = DH(e, our s), id = BLAKE2s-256(key "noise-tunnel id",
  * ss), ct = id ^ BLAKE2s-256(key = BLAKE2s-256(key "noise-tunnel hint",
- * k), e_pub || "noise-tunnel hint").
+ * k), e_pub || "noise-tunnel hint"); @k_out (or NULL) gets k.
  */
-/* A hint from @priv's peer; @k_out (or NULL): the DH it was masked with. */
 static void tl_hint_k(struct tl_ctx *c, const u8 *priv, u8 *e_pub, u8 *ct, u8 *k_out)
 {
 	static const char id_label[] = "noise-tunnel id", hint_label[] = "noise-tunnel hint";

@@ -810,13 +810,13 @@ static void noise_glue_begin(struct noise_device *nd, struct sk_buff *skb)
 	struct noise_glue_hs *nhs;
 	int err;
 
-	if (!id->proto.hinted &&
-	    noise_glue_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN))
-		return;
-	if (id->proto.hinted)
+	if (id->proto.hinted) {
 		nhs = noise_glue_new_hinted(nd, skb, &peer);
-	else
+	} else {
+		if (noise_glue_anon_dup(nd, skb->data + skb->len - 2 * NOISE_MAC_LEN))
+			return;
 		nhs = noise_glue_new(nd, NULL, NOISE_RESPONDER);
+	}
 	if (!nhs)
 		goto drop;
 	if (noise_glue_read(nhs, skb))
