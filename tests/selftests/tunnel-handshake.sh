@@ -17,6 +17,7 @@
 #   handshake count and time unchanged on both sides), the tunnel still
 #   works
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/relay-lib.sh"
 
 st_need ip ping jq python3 timeout "$NOISECTL"
 grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
@@ -24,102 +25,6 @@ grep -q '^noise ' /proc/modules && st_skip_all "noise is loaded already"
 RELAY=10.99.0.2:51900
 RELAY_TARGET=10.99.0.2:$NT_PORT2
 UDP="python3 $st_here/udp.py"
-
-# The relay runs for the whole program (python starts slowly in the debug
-# kernel); each case gives it new rules (udp.py relay: $UDP_STOP.rules).
-# Polling its log uses builtins only: a process per poll costs much here.
-RLOG=$st_tmp/relay.log
-RELAY_PID=""
-RELAY_SETS=0
-
-relay_start() {
-	rm -f "$RLOG" "$RLOG.stop"*
-	# ip netns exec execs python: $! is the relay itself.
-	UDP_STOP=$RLOG.stop ip netns exec "$NT_NS2" $UDP relay "$RELAY" "$RELAY_TARGET" \
-		> "$RLOG" 2>&1 &
-	RELAY_PID=$!
-	st_defer "kill $RELAY_PID"
-	st_wait_ready "$RLOG"
-}
-
-relay_stop() {
-	local i
-	[ -n "$RELAY_PID" ] || return 0
-	touch "$RLOG.stop"
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$RELAY_PID" 2> /dev/null || break
-		st_nap 0.2
-	done
-	kill "$RELAY_PID" 2> /dev/null
-	wait "$RELAY_PID"
-	RELAY_PID=""
-}
-
-# log_lines: LOG, the relay's lines since its latest rules
-log_lines() {
-	local all i
-	mapfile -t all < "$RLOG"
-	LOG=()
-	for ((i = ${#all[@]} - 1; i >= 0; i--)); do
-		[[ "${all[i]}" == "# rules "* ]] && break
-	done
-	LOG=("${all[@]:i+1}")
-}
-
-# count WHAT: N, how many of those lines say WHAT ("drop c2t 1.1", ...);
-# AT, the time of the first one
-count() {
-	local l
-	log_lines
-	N=0 AT=""
-	for l in "${LOG[@]}"; do
-		if [[ "$l" == *" $1 "* ]]; then
-			N=$((N + 1))
-			[ -n "$AT" ] || AT=${l%% *}
-		fi
-	done
-}
-
-# wait_count WHAT MIN SECONDS: until count WHAT reaches MIN
-wait_count() {
-	local i
-	for ((i = 0; i < $3 * 5; i++)); do
-		count "$1"
-		[ "$N" -ge "$2" ] && return 0
-		st_nap 0.2
-	done
-	echo "relay: $N '$1', not $2, after $3 s"
-	return 1
-}
-
-# relay_rules RULE...: from now on (and counting anew)
-relay_rules() {
-	local i
-	echo "$*" > "$RLOG.stop.rules.new" && mv "$RLOG.stop.rules.new" "$RLOG.stop.rules" ||
-		return 1
-	RELAY_SETS=$((RELAY_SETS + 1))
-	for ((i = 0; i < 150; i++)); do
-		[ -e "$RLOG.stop.rules" ] || break
-		st_nap 0.2
-	done
-	mapfile -t LOG < "$RLOG"
-	[[ " ${LOG[*]} " == *"# rules $RELAY_SETS "* ]] ||
-		{ echo "the relay did not take the rules ($RELAY_SETS)"; return 1; }
-}
-
-show_log() {
-	local l t=0
-	log_lines
-	echo "relay log (seconds, action, direction, type.msgno, bytes):"
-	for l in "${LOG[@]}"; do
-		if [[ "$l" == *" 3.0 "* ]]; then
-			t=$((t + 1))
-		else
-			echo "$l"
-		fi
-	done
-	echo "transport messages through the relay: $t"
-}
 
 # keys PROTO: keys for both sides (kept for the protocol's cases)
 keys() {

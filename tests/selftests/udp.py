@@ -31,9 +31,9 @@
 #       not passed on: a burst lost). Once the file
 #       $UDP_STOP.replay exists (it is removed), the first message 1 passed
 #       on is sent to TARGET again. Once the file $UDP_STOP.rules exists
-#       (it is removed), its words are the rules from then on, counting
-#       starts anew and the relay prints "# rules N" (N: the how manieth
-#       set). One line per datagram: "SECONDS fwd|drop|dup|replay c2t|t2c
+#       (it is removed, then), its words are the rules from then on,
+#       counting starts anew and the relay prints "# rules N" (N: the how
+#       manieth set; a caller waits for this line, not for the file to go). One line per datagram: "SECONDS fwd|drop|dup|replay c2t|t2c
 #       TYPE.MSGNO LEN" (seconds since it started; type 1 handshake, 3
 #       transport), and " idx=SENDER" (hex) for handshake messages;
 #       WireGuard's messages (a little-endian type word) are named as ours:
