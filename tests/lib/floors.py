@@ -29,7 +29,8 @@ FLOOR = {
     # 3 I/O
     "socket": 3, "queueing": 3,
     # 2 state
-    "peer": 2, "allowedips": 2, "cookie": 2, "ratelimiter": 2, "stats": 2,
+    "peer": 2, "peer_table": 2, "allowedips": 2, "cookie": 2, "ratelimiter": 2,
+    "stats": 2,
     "timing": 2,
     # 1 wire format
     "proto": 1, "wg": 1,

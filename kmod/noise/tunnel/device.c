@@ -157,6 +157,8 @@ static void noise_destruct(struct net_device *dev)
 	mutex_lock(&nd->conf_lock);
 	noise_socket_close(nd);
 	noise_peer_remove_all(nd);
+	noise_peer_table_free(&nd->peer_hash);
+	noise_peer_table_free(&nd->peer_id_hash);
 	noise_quiesce(nd);
 	noise_allowedips_free(&nd->aips);
 	mutex_unlock(&nd->conf_lock);
@@ -206,16 +208,14 @@ static void noise_setup(struct net_device *dev)
 static int noise_nd_init(struct noise_device *nd)
 {
 	struct net_device *dev = nd->dev;
-	int err, i;
+	int err;
 
 	mutex_init(&nd->conf_lock);
 	mutex_init(&nd->hs_lock);
 	INIT_LIST_HEAD(&nd->peer_list);
 	INIT_LIST_HEAD(&nd->anon);
-	for (i = 0; i < ARRAY_SIZE(nd->peer_hash); i++)
-		INIT_HLIST_HEAD(&nd->peer_hash[i]);
-	for (i = 0; i < ARRAY_SIZE(nd->peer_id_hash); i++)
-		INIT_HLIST_HEAD(&nd->peer_id_hash[i]);
+	noise_peer_table_init(&nd->peer_hash);
+	noise_peer_table_init(&nd->peer_id_hash);
 	noise_index_init(&nd->index);
 	noise_allowedips_init(&nd->aips, &nd->conf_lock);
 	skb_queue_head_init(&nd->hs_queue);

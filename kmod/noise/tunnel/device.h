@@ -30,6 +30,7 @@
 #include "allowedips.h"
 #include "cookie.h"
 #include "queueing.h"
+#include "peer_table.h"
 #include "ratelimiter.h"
 
 struct noise_peer;
@@ -168,9 +169,6 @@ struct noise_index_table {
 	struct hlist_head buckets[1 << NOISE_INDEX_HASH_BITS];
 };
 
-/* Peer lookup by static public key (hash of the key; RCU readers). */
-#define NOISE_PEER_HASH_BITS	11
-
 /*
  * struct noise_device - netdev_priv() of a noise device.
  * @dev: the net_device.
@@ -181,9 +179,10 @@ struct noise_index_table {
  * @listen_port: the bound port (0 before the first open).
  * @fwmark: the mark of outgoing UDP packets.
  * @peer_list: all peers (conf_lock; RCU for the data path walk).
- * @peer_hash: peers by public key (RCU readers, conf_lock writers).
- * @peer_id_hash: peers by message-1 hint id (noise_peer.hint_id; hs_lock
- *	or RCU readers, conf_lock writers).
+ * @peer_hash: peers by static public key (peer_table.h: hs_lock or
+ *	conf_lock readers, conf_lock writers).
+ * @peer_id_hash: peers by message-1 hint id (noise_peer.hint_id; the
+ *	same locks; a peer moves, its ss changed, under both).
  * @num_peers: length of @peer_list.
  * @index: the index table.
  * @aips: the allowed-IPs tries (one per family; allowedips.h).
@@ -223,8 +222,7 @@ struct noise_device {
 	struct mutex conf_lock;		/* configuration, peer list */
 	struct mutex hs_lock;		/* handshake state */
 	struct list_head peer_list;
-	struct hlist_head peer_hash[1 << NOISE_PEER_HASH_BITS];
-	struct hlist_head peer_id_hash[1 << NOISE_PEER_HASH_BITS];
+	struct noise_peer_table peer_hash, peer_id_hash;
 	unsigned int num_peers;
 	u64 peer_gen;
 	u16 listen_port_req;	/* configured; 0: any */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noise tunnel: the state floor's peers: their data, the device's peer
- * tables (by key, by message-1 hint), the endpoint, the index table,
- * keypairs. Making a peer whole and taking it apart (work items, timers,
+ * noise tunnel: the state floor's peers: their data, the lookups in the
+ * device's peer tables (by key, by message-1 hint; the buckets are
+ * peer_table.c's), the endpoint, the index table, keypairs. Making a peer whole and taking it apart (work items, timers,
  * queues, events) is peer_conf.c's, on the control floor.
  */
 
@@ -21,7 +21,7 @@ static atomic64_t noise_peer_counter = ATOMIC64_INIT(0);
 
 static u32 noise_key_hash(const u8 *key, unsigned int len)
 {
-	return jhash(key, len, 0) & ((1 << NOISE_PEER_HASH_BITS) - 1);
+	return jhash(key, len, 0);
 }
 
 /* The DH length of the device's protocol (conf_lock or RCU). */
@@ -35,12 +35,25 @@ static unsigned int noise_peer_dh_len(struct noise_device *nd)
 }
 
 /*
- * The bucket of a hint id: its first bytes. An id is a BLAKE2s output of
+ * The hash of a hint id: its first bytes. An id is a BLAKE2s output of
  * ss, which no one but the two ends of a pair knows or chooses.
  */
 static u32 noise_id_hash(const u8 *id)
 {
-	return get_unaligned_le32(id) & ((1 << NOISE_PEER_HASH_BITS) - 1);
+	return get_unaligned_le32(id);
+}
+
+/* noise_peer_table_grow()'s hashes of the two tables' entries. */
+static u32 noise_key_node_hash(struct noise_device *nd, const struct hlist_node *node)
+{
+	const struct noise_peer *peer = hlist_entry(node, struct noise_peer, hash);
+
+	return noise_key_hash(peer->public_key, noise_peer_dh_len(nd));
+}
+
+static u32 noise_id_node_hash(struct noise_device *nd, const struct hlist_node *node)
+{
+	return noise_id_hash(hlist_entry(node, struct noise_peer, id_hash)->hint_id);
 }
 
 /*
@@ -56,11 +69,11 @@ static void noise_peer_id_rehash(struct noise_peer *peer)
 	lockdep_assert_held(&nd->conf_lock);
 	if (!hlist_unhashed(&peer->id_hash)) {
 		lockdep_assert_held(&nd->hs_lock);
-		hlist_del_init_rcu(&peer->id_hash);
+		noise_peer_table_del(&nd->peer_id_hash, &peer->id_hash);
 	}
 	if (peer->linked && peer->ss_ok)
-		hlist_add_head_rcu(&peer->id_hash,
-				   &nd->peer_id_hash[noise_id_hash(peer->hint_id)]);
+		noise_peer_table_add(&nd->peer_id_hash, &peer->id_hash,
+				     noise_id_hash(peer->hint_id));
 }
 
 /**
@@ -184,9 +197,12 @@ void noise_peer_link(struct noise_peer *peer)
 
 	lockdep_assert_held(&nd->conf_lock);
 	list_add_tail_rcu(&peer->list, &nd->peer_list);
-	hlist_add_head_rcu(&peer->hash, &nd->peer_hash[noise_key_hash(peer->public_key, len)]);
+	noise_peer_table_add(&nd->peer_hash, &peer->hash,
+			     noise_key_hash(peer->public_key, len));
 	peer->linked = true;
 	noise_peer_id_rehash(peer);
+	noise_peer_table_grow(nd, &nd->peer_hash, noise_key_node_hash);
+	noise_peer_table_grow(nd, &nd->peer_id_hash, noise_id_node_hash);
 	nd->num_peers++;
 	nd->peer_gen++;
 }
@@ -206,10 +222,10 @@ void noise_peer_unhash(struct noise_peer *peer)
 
 	lockdep_assert_held(&nd->conf_lock);
 	list_del_rcu(&peer->list);
-	hlist_del_rcu(&peer->hash);
+	noise_peer_table_del(&nd->peer_hash, &peer->hash);
 	peer->linked = false;
 	if (!hlist_unhashed(&peer->id_hash))
-		hlist_del_rcu(&peer->id_hash);
+		noise_peer_table_del(&nd->peer_id_hash, &peer->id_hash);
 	nd->num_peers--;
 	nd->peer_gen++;
 	WRITE_ONCE(peer->dead, true);
@@ -242,7 +258,7 @@ void noise_peer_free_unadded(struct noise_peer *peer)
  * @nd: the device.
  * @public_key: dh_len bytes.
  *
- * Context: conf_lock or hs_lock held, or rcu_read_lock (no reference taken).
+ * Context: conf_lock or hs_lock held (no reference taken).
  * Return: the peer or NULL.
  */
 struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_key)
@@ -250,7 +266,8 @@ struct noise_peer *noise_peer_lookup(struct noise_device *nd, const u8 *public_k
 	unsigned int len = noise_peer_dh_len(nd);
 	struct noise_peer *peer;
 
-	hlist_for_each_entry_rcu(peer, &nd->peer_hash[noise_key_hash(public_key, len)],
+	hlist_for_each_entry_rcu(peer, noise_peer_table_bucket(&nd->peer_hash,
+							       noise_key_hash(public_key, len)),
 				 hash, lockdep_is_held(&nd->conf_lock) ||
 				 lockdep_is_held(&nd->hs_lock)) {
 		if (!memcmp(peer->public_key, public_key, len))
@@ -266,8 +283,10 @@ static struct noise_peer *noise_peer_id_find(struct noise_device *nd, const u8 *
 {
 	struct noise_peer *peer;
 
-	hlist_for_each_entry_rcu(peer, &nd->peer_id_hash[noise_id_hash(id)], id_hash,
-				 lockdep_is_held(&nd->hs_lock) ||
+	/* Peers are filed under conf_lock alone; the array changes under hs_lock. */
+	hlist_for_each_entry_rcu(peer, noise_peer_table_bucket(&nd->peer_id_hash,
+							       noise_id_hash(id)),
+				 id_hash, lockdep_is_held(&nd->hs_lock) ||
 				 lockdep_is_held(&nd->conf_lock)) {
 		if (steps)
 			(*steps)++;
@@ -314,7 +333,7 @@ static struct noise_peer *noise_peer_hint_find(struct noise_device *nd,
  *
  * One DH with our static key and one hash lookup, whatever the number of
  * peers (Documentation/wire-format.rst, hinted protocols).
- * Context: hs_lock held (or rcu_read_lock).
+ * Context: hs_lock (or conf_lock) held: the id table changes under both.
  * Return: the peer or NULL (then @k is untouched).
  */
 struct noise_peer *noise_peer_hint_lookup(struct noise_device *nd,
