@@ -2,8 +2,9 @@
 /*
  * noise tunnel: the state floor's peers: their data, the lookups in the
  * device's peer tables (by key, by message-1 hint; the buckets are
- * peer_table.c's), the endpoint, the index table, keypairs. Making a peer whole and taking it apart (work items, timers,
- * queues, events) is peer_conf.c's, on the control floor.
+ * peer_table.c's), the endpoint, the index table, keypairs. Making a
+ * peer whole and taking it apart (work items, timers, queues, events)
+ * is peer_conf.c's, on the control floor.
  */
 
 #include <crypto/algapi.h>
