@@ -264,6 +264,37 @@ static void tl_hint_o1(struct kunit *test)
 	tl_tables_grown(test, c);
 }
 
+/*
+ * Peers added before the device has a key are filed by hint id only when
+ * the key comes (every ss derived at once): the id table must grow then
+ * too, not only as peers are added.
+ */
+#define TL_KEYLESS	1024
+
+static void tl_tables_fit_after_key(struct kunit *test)
+{
+	struct noise_device *nd = noise_device_create_test("noisetest%d");
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
+	struct noise_peer *peer = NULL;
+	int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(nd));
+	mutex_lock(&nd->conf_lock);
+	for (i = 0; i < TL_KEYLESS && !IS_ERR(peer); i++) {
+		get_random_bytes(pub, 32);
+		peer = noise_peer_create(nd, pub);
+	}
+	KUNIT_EXPECT_FALSE(test, IS_ERR(peer));
+	KUNIT_EXPECT_EQ(test, nd->peer_id_hash.count, 0U);
+	KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, pub), 0);
+	KUNIT_EXPECT_EQ(test, noise_device_set_private_key(nd, priv), 0);
+	KUNIT_EXPECT_EQ(test, nd->peer_id_hash.count, (unsigned int)TL_KEYLESS);
+	KUNIT_EXPECT_GE(test, 1U << nd->peer_id_hash.bits, (unsigned int)TL_KEYLESS);
+	mutex_unlock(&nd->conf_lock);
+	memzero_explicit(priv, sizeof(priv));
+	noise_device_destroy_test(nd);
+}
+
 static void tl_index(struct kunit *test)
 {
 	struct tl_ctx *c = test->priv;
@@ -313,6 +344,7 @@ static struct kunit_case tl_cases[] = {
 	KUNIT_CASE(tl_by_hint),
 	KUNIT_CASE(tl_hint_rekey),
 	KUNIT_CASE_SLOW(tl_hint_o1),
+	KUNIT_CASE(tl_tables_fit_after_key),
 	KUNIT_CASE(tl_index),
 	{}
 };

@@ -200,6 +200,7 @@ static void noise_device_rekey_peers(struct noise_device *nd,
 		noise_peer_derive_keys(peer);
 		mutex_unlock(&nd->hs_lock);
 	}
+	noise_peer_tables_fit(nd);	/* peers without ss before are filed now */
 	noise_device_rehandshake(nd);
 }
 

@@ -57,6 +57,19 @@ static u32 noise_id_node_hash(struct noise_device *nd, const struct hlist_node *
 	return noise_id_hash(hlist_entry(node, struct noise_peer, id_hash)->hint_id);
 }
 
+/**
+ * noise_peer_tables_fit() - a bucket per peer in both peer tables, after
+ *	peers were filed (a peer linked, every ss derived again).
+ * @nd: the device.
+ *
+ * Context: process, conf_lock held, hs_lock not held.
+ */
+void noise_peer_tables_fit(struct noise_device *nd)
+{
+	noise_peer_table_grow(nd, &nd->peer_hash, noise_key_node_hash);
+	noise_peer_table_grow(nd, &nd->peer_id_hash, noise_id_node_hash);
+}
+
 /*
  * File @peer in the id table under its hint id, or take it out (no ss, or
  * not on the device). Moving a filed peer needs hs_lock too: a reader
@@ -202,8 +215,7 @@ void noise_peer_link(struct noise_peer *peer)
 			     noise_key_hash(peer->public_key, len));
 	peer->linked = true;
 	noise_peer_id_rehash(peer);
-	noise_peer_table_grow(nd, &nd->peer_hash, noise_key_node_hash);
-	noise_peer_table_grow(nd, &nd->peer_id_hash, noise_id_node_hash);
+	noise_peer_tables_fit(nd);
 	nd->num_peers++;
 	nd->peer_gen++;
 }

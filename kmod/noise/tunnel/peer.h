@@ -271,6 +271,7 @@ void noise_peer_cache_exit(void);
 struct noise_peer *noise_peer_new(struct noise_device *nd, const u8 *public_key,
 				  unsigned int key_len, gfp_t gfp);
 void noise_peer_link(struct noise_peer *peer);
+void noise_peer_tables_fit(struct noise_device *nd);
 void noise_peer_unlink(struct noise_peer *peer);
 void noise_peer_unhash(struct noise_peer *peer);
 void noise_peer_free_unadded(struct noise_peer *peer);

@@ -68,8 +68,8 @@ static void noise_peer_table_move(struct noise_device *nd, struct noise_peer_tab
 }
 
 /**
- * noise_peer_table_grow() - twice the buckets, if the peers filed
- *	outnumber them.
+ * noise_peer_table_grow() - at least a bucket per peer filed: the buckets
+ *	double as many times as that takes, in one step.
  * @nd: the device.
  * @t: one of its tables.
  * @hash: the hash each entry was filed under.
@@ -82,10 +82,12 @@ void noise_peer_table_grow(struct noise_device *nd, struct noise_peer_table *t,
 			   noise_node_hash_t hash)
 {
 	struct hlist_head *old = t->buckets, *nb;
-	unsigned int bits = t->bits + 1, i;
+	unsigned int bits = t->bits, i;
 
 	lockdep_assert_held(&nd->conf_lock);
-	if (t->count <= (1U << t->bits) || bits > NOISE_TABLE_MAX_BITS)
+	while (t->count > (1U << bits) && bits < NOISE_TABLE_MAX_BITS)
+		bits++;
+	if (bits == t->bits)
 		return;
 	nb = kvmalloc_array(1U << bits, sizeof(*nb), GFP_KERNEL | __GFP_NOWARN);
 	if (!nb)
