@@ -451,6 +451,49 @@ def cpu_jiffies():
     return v[0] + v[1] + v[2] + v[5] + v[6] + v[7], sum(v)
 
 
+def cpu_split():
+    """/proc/stat's first line by name (jiffies)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return dict(zip(("user", "nice", "system", "idle", "iowait", "irq",
+                     "softirq", "steal"), v))
+
+
+def cpu_threads():
+    """{tid: (name, user + system jiffies)} of every thread in the guest."""
+    out = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    s = f.read()
+            except OSError:
+                continue
+            name = s[s.index("(") + 1:s.rindex(")")]
+            v = s[s.rindex(")") + 2:].split()
+            out[tid] = (name, int(v[11]) + int(v[12]))
+    return out
+
+
+def where_cpu_went(s0, s1, t0, t1, top=6):
+    """The CPU during a flood: the split of /proc/stat and the threads
+    that used most of it (a flood slower than its pair shows here what
+    else ran)."""
+    total = max(1, sum(s1.values()) - sum(s0.values()))
+    split = {k: round((s1[k] - s0[k]) / total, 3) for k in s1}
+    used = sorted(((t1[k][1] - t0.get(k, ("", 0))[1], t1[k][0], k)
+                   for k in t1), reverse=True)
+    hz = os.sysconf("SC_CLK_TCK")
+    return split, [{"thread": f"{n}/{k}", "share": round(d / total, 3),
+                    "cpu_s": d / hz} for d, n, k in used[:top] if d > 0]
+
+
 def bench_lines(g, tree, params, timeout):
     """noise_bench.ko once with module parameters @params (a list).
 
@@ -566,14 +609,17 @@ def responder_counters(g, impl, dev):
 
 def flood(g, flooder, msgs_file, count, seconds, window, lens=None):
     """hsflood once; lens: (message 1, message 2) lengths, else WireGuard's."""
+    s0, th0 = cpu_split(), cpu_threads()
     c0, t0 = cpu_jiffies(), time.monotonic()
     p = g.run([flooder, g.UNDER_A, g.UNDER_B, str(PORT), msgs_file,
                str(seconds), str(window)] + [str(x) for x in lens or ()],
               ns=g.NS_A, timeout=seconds + 60)
     c1, t1 = cpu_jiffies(), time.monotonic()
+    r_split, r_top = where_cpu_went(s0, cpu_split(), th0, cpu_threads())
     r = json.loads(p.stdout.strip().splitlines()[-1])
     hz = os.sysconf("SC_CLK_TCK")
     r["guest_busy_fraction"] = (c1[0] - c0[0]) / max(1, c1[1] - c0[1])
+    r["cpu_split"], r["top_threads"] = r_split, r_top
     r["guest_busy_s"] = (c1[0] - c0[0]) / hz
     r["run_s"] = t1 - t0
     # To the last response (the window phase) or the last send (past
@@ -836,6 +882,12 @@ def combine(rs):
               "sender_cpu_fraction", "guest_busy_fraction"):
         out[k] = median(r.get(k) for r in ok)
     out["completed_per_s_runs"] = [r["completed_per_s"] for r in ok]
+    # The busiest thread (the responder's worker) per response: the same
+    # work in every flood, so a flood slower than its pair that costs
+    # more per handshake here lost its time outside the guest's view.
+    out["busiest_us_per_response_runs"] = [
+        r["top_threads"][0].get("cpu_s", 0) * 1e6 / r["responses"]
+        if r.get("top_threads") and r["responses"] else None for r in ok]
     for k in ("sent", "responses", "lost", "cookie_replies", "unanswered",
               "dup_responses", "foreign_responses", "other"):
         out[k] = sum(r[k] for r in ok)

@@ -280,6 +280,20 @@ def markdown(recs, host=None):
                   ", ".join(f"{k} {v}" for k, v in r.get("drops", {}).items())
                   or "none", r.get("bound", "")]
         out.append("| " + " | ".join(cells) + " |")
+    out += ["", "Each flood, completed/s (the busiest thread's CPU per "
+            "response, µs: the same work in every flood, so a slow flood "
+            "that costs more here spent more CPU on each handshake, its "
+            "own or what the host took, which UML charges to the running "
+            "thread):", ""]
+    for r in sorted(recs, key=lambda r: (r["n"], ROWS.index(r["row"]))):
+        if r.get("status") != "ok":
+            continue
+        us = r.get("busiest_us_per_response_runs") or []
+        runs = [fmt(x) + (f" ({fmt(u)})" if u else "") for x, u in
+                zip(r.get("completed_per_s_runs", []),
+                    us + [None] * len(r.get("completed_per_s_runs", [])))]
+        out.append(f"- {r['n']:,} {LABELS.get(r['row'], r['row'])}: "
+                   + ", ".join(runs))
     return out + [""], s
 
 
