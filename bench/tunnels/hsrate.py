@@ -445,18 +445,18 @@ def selftest():
 
 # ------------------------------------------------------------ in the guest
 
-def cpu_jiffies():
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:9]]
-    return v[0] + v[1] + v[2] + v[5] + v[6] + v[7], sum(v)
-
-
 def cpu_split():
     """/proc/stat's first line by name (jiffies)."""
     with open("/proc/stat") as f:
         v = [int(x) for x in f.readline().split()[1:9]]
     return dict(zip(("user", "nice", "system", "idle", "iowait", "irq",
                      "softirq", "steal"), v))
+
+
+def cpu_jiffies(split):
+    """(busy, all) jiffies of a cpu_split()."""
+    return split["user"] + split["nice"] + split["system"] + split["irq"] \
+        + split["softirq"] + split["steal"], sum(split.values())
 
 
 def cpu_threads():
@@ -609,13 +609,14 @@ def responder_counters(g, impl, dev):
 
 def flood(g, flooder, msgs_file, count, seconds, window, lens=None):
     """hsflood once; lens: (message 1, message 2) lengths, else WireGuard's."""
-    s0, th0 = cpu_split(), cpu_threads()
-    c0, t0 = cpu_jiffies(), time.monotonic()
+    th0 = cpu_threads()
+    s0, t0 = cpu_split(), time.monotonic()
     p = g.run([flooder, g.UNDER_A, g.UNDER_B, str(PORT), msgs_file,
                str(seconds), str(window)] + [str(x) for x in lens or ()],
               ns=g.NS_A, timeout=seconds + 60)
-    c1, t1 = cpu_jiffies(), time.monotonic()
-    r_split, r_top = where_cpu_went(s0, cpu_split(), th0, cpu_threads())
+    s1, t1 = cpu_split(), time.monotonic()
+    c0, c1 = cpu_jiffies(s0), cpu_jiffies(s1)
+    r_split, r_top = where_cpu_went(s0, s1, th0, cpu_threads())
     r = json.loads(p.stdout.strip().splitlines()[-1])
     hz = os.sysconf("SC_CLK_TCK")
     r["guest_busy_fraction"] = (c1[0] - c0[0]) / max(1, c1[1] - c0[1])
@@ -884,7 +885,8 @@ def combine(rs):
     out["completed_per_s_runs"] = [r["completed_per_s"] for r in ok]
     # The busiest thread (the responder's worker) per response: the same
     # work in every flood, so a flood slower than its pair that costs
-    # more per handshake here lost its time outside the guest's view.
+    # more here took longer for each handshake (Documentation/
+    # bench-tunnels.rst, "Scale").
     out["busiest_us_per_response_runs"] = [
         r["top_threads"][0].get("cpu_s", 0) * 1e6 / r["responses"]
         if r.get("top_threads") and r["responses"] else None for r in ok]

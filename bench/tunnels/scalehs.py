@@ -288,10 +288,10 @@ def markdown(recs, host=None):
     for r in sorted(recs, key=lambda r: (r["n"], ROWS.index(r["row"]))):
         if r.get("status") != "ok":
             continue
-        us = r.get("busiest_us_per_response_runs") or []
-        runs = [fmt(x) + (f" ({fmt(u)})" if u else "") for x, u in
-                zip(r.get("completed_per_s_runs", []),
-                    us + [None] * len(r.get("completed_per_s_runs", [])))]
+        rates = r.get("completed_per_s_runs", [])
+        us = r.get("busiest_us_per_response_runs") or [None] * len(rates)
+        runs = [fmt(x) + (f" ({fmt(u)})" if u else "")
+                for x, u in zip(rates, us)]
         out.append(f"- {r['n']:,} {LABELS.get(r['row'], r['row'])}: "
                    + ", ".join(runs))
     return out + [""], s
