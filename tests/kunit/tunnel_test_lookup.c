@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: peers found by static key and by message-1 hint (one DH and a
- * hash lookup, however many peers), and the index table (receiver index
- * -> keypair or handshake), on a real device.
+ * hash lookup, however many peers), when a peer's ss is derived, and the
+ * index table (receiver index -> keypair or handshake), on a real device.
  */
 
 #include <crypto/algapi.h>
@@ -18,6 +18,8 @@
 #include "tunnel_test.h"
 
 #define TL_PEERS	64
+/* A hinted protocol: its peers are filed by hint id (wire-format.rst). */
+#define TL_HINTED	"Noise_KK_25519_ChaChaPoly_BLAKE2s"
 
 struct tl_ctx {
 	struct noise_device *nd;
@@ -38,6 +40,7 @@ static int tl_init(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(c->nd));
 	KUNIT_ASSERT_EQ(test, noise_dh_generate(NOISE_DH_25519, priv, c->dev_pub), 0);
 	mutex_lock(&c->nd->conf_lock);
+	KUNIT_EXPECT_EQ(test, noise_device_set_protocol(c->nd, TL_HINTED, NULL), 0);
 	KUNIT_EXPECT_EQ(test, noise_device_set_private_key(c->nd, priv), 0);
 	for (i = 0; i < TL_PEERS; i++) {
 		KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, c->priv[i], c->pub[i]), 0);
@@ -280,6 +283,7 @@ static void tl_tables_fit_after_key(struct kunit *test)
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(nd));
 	mutex_lock(&nd->conf_lock);
+	KUNIT_EXPECT_EQ(test, noise_device_set_protocol(nd, TL_HINTED, NULL), 0);
 	for (i = 0; i < TL_KEYLESS && !IS_ERR(peer); i++) {
 		get_random_bytes(pub, 32);
 		peer = noise_peer_create(nd, pub);
@@ -293,6 +297,88 @@ static void tl_tables_fit_after_key(struct kunit *test)
 	mutex_unlock(&nd->conf_lock);
 	memzero_explicit(priv, sizeof(priv));
 	noise_device_destroy_test(nd);
+}
+
+#define TL_LATER	16
+
+struct tl_later {
+	struct noise_device *nd;
+	struct noise_peer *peer[TL_LATER], *bad;
+	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
+};
+
+static void tl_ss_expect(struct kunit *test, struct noise_peer *peer, const u8 *priv,
+			 const u8 *pub)
+{
+	u8 ss[NOISE_MAX_DHLEN];
+
+	KUNIT_EXPECT_TRUE(test, peer->ss_later);
+	KUNIT_EXPECT_FALSE(test, peer->ss_ok);
+	KUNIT_EXPECT_NULL(test, memchr_inv(peer->ss, 0, sizeof(peer->ss)));
+	KUNIT_EXPECT_TRUE(test, noise_peer_ss_ready(peer));
+	KUNIT_EXPECT_FALSE(test, peer->ss_later);
+	KUNIT_EXPECT_EQ(test, noise_dh_shared(NOISE_DH_25519, ss, priv, pub), 0);
+	KUNIT_EXPECT_MEMEQ(test, peer->ss, ss, 32);
+	KUNIT_EXPECT_TRUE(test, noise_peer_ss_ready(peer));
+	memzero_explicit(ss, sizeof(ss));
+}
+
+/* A (new) private key for @l->nd; the first time, its peers. conf_lock held. */
+static bool tl_later_keys(struct kunit *test, struct tl_ctx *c, struct tl_later *l)
+{
+	static const u8 zero[NOISE_MAX_DHLEN];	/* DH(x, 0) = 0: degenerate */
+	int i;
+
+	KUNIT_EXPECT_EQ(test, noise_dh_generate(NOISE_DH_25519, l->priv, l->pub), 0);
+	KUNIT_EXPECT_EQ(test, noise_device_set_private_key(l->nd, l->priv), 0);
+	for (i = 0; !l->bad && i < TL_LATER; i++) {
+		l->peer[i] = noise_peer_create(l->nd, c->pub[i]);
+		KUNIT_EXPECT_FALSE(test, IS_ERR(l->peer[i]));
+		if (IS_ERR(l->peer[i]))
+			return false;
+	}
+	if (!l->bad)
+		l->bad = noise_peer_create(l->nd, zero);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(l->bad));
+	return !IS_ERR(l->bad);
+}
+
+/*
+ * Without hints (the default protocol, IKpsk2) a peer's ss waits for its
+ * first handshake: configuring peers or a new private key does no DH, the
+ * id table stays empty, and the handshake's first noise_peer_ss_ready()
+ * gives DH(our static, its static), once; a degenerate DH is remembered.
+ * With hints every ss is there at once (tl_init's device).
+ */
+static void tl_ss_later(struct kunit *test)
+{
+	struct tl_ctx *c = test->priv;
+	struct tl_later *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->nd = noise_device_create_test("noisetest%d");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(l->nd));
+	mutex_lock(&l->nd->conf_lock);
+	for (k = 0; k < 2 && tl_later_keys(test, c, l); k++) {
+		KUNIT_EXPECT_EQ(test, l->nd->peer_id_hash.count, 0U);
+		mutex_lock(&l->nd->hs_lock);
+		for (i = 0; i < TL_LATER; i++)
+			tl_ss_expect(test, l->peer[i], c->priv[i], l->pub);
+		KUNIT_EXPECT_TRUE(test, l->bad->ss_later);
+		KUNIT_EXPECT_FALSE(test, noise_peer_ss_ready(l->bad));
+		KUNIT_EXPECT_FALSE(test, l->bad->ss_later);	/* not tried again */
+		KUNIT_EXPECT_FALSE(test, noise_peer_ss_ready(l->bad));
+		mutex_unlock(&l->nd->hs_lock);
+	}
+	mutex_unlock(&l->nd->conf_lock);
+	memzero_explicit(l->priv, sizeof(l->priv));
+	noise_device_destroy_test(l->nd);
+	mutex_lock(&c->nd->conf_lock);
+	for (i = 0; i < TL_PEERS; i++)
+		KUNIT_EXPECT_TRUE(test, c->peer[i]->ss_ok && !c->peer[i]->ss_later);
+	KUNIT_EXPECT_EQ(test, c->nd->peer_id_hash.count, (unsigned int)TL_PEERS);
+	mutex_unlock(&c->nd->conf_lock);
 }
 
 static void tl_index(struct kunit *test)
@@ -345,6 +431,7 @@ static struct kunit_case tl_cases[] = {
 	KUNIT_CASE(tl_hint_rekey),
 	KUNIT_CASE_SLOW(tl_hint_o1),
 	KUNIT_CASE(tl_tables_fit_after_key),
+	KUNIT_CASE(tl_ss_later),
 	KUNIT_CASE(tl_index),
 	{}
 };

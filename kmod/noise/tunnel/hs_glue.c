@@ -112,6 +112,8 @@ static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct nois
 	u64 t0 = noise_stage_start();
 	struct noise_glue_hs *nhs;
 
+	if (peer && !noise_peer_ss_ready(peer))
+		return NULL;
 	nhs = kzalloc(struct_size(nhs, last_sent, id->proto.max_msg_len), GFP_KERNEL);
 	if (!nhs)
 		return NULL;
@@ -236,7 +238,7 @@ static int noise_glue_write_msg(struct noise_glue_hs *nhs)
 	h->sender_index = nhs->entry.index;
 	h->receiver_index = msgno == 1 ? 0 : nhs->remote_index;
 	if (msgno == 1 && id->proto.hinted) {
-		if (!peer || !peer->ss_ok)
+		if (!peer || !noise_peer_ss_ready(peer))
 			return -ENOKEY;
 		off += sizeof(struct noise_msg_hint);	/* after the write */
 	}
@@ -297,7 +299,7 @@ static int noise_glue_remote_static(void *ctx, struct noise_handshake *hs,
 	unsigned int i;
 	int err = 0;
 
-	if (!peer || READ_ONCE(peer->dead) || !peer->ss_ok)
+	if (!peer || READ_ONCE(peer->dead) || !noise_peer_ss_ready(peer))
 		return -ENOKEY;
 	if (nhs->entry.peer)	/* known already: it must be the same one */
 		return nhs->entry.peer == peer ? 0 : -EKEYREJECTED;
@@ -1011,7 +1013,7 @@ static void noise_glue_initiate(struct noise_peer *peer)
 	struct noise_device *nd = peer->nd;
 	struct noise_glue_hs *nhs;
 
-	if (!noise_glue_ident(nd)->has_key || !peer->ss_ok || READ_ONCE(peer->dead) ||
+	if (!noise_glue_ident(nd)->has_key || READ_ONCE(peer->dead) ||
 	    !READ_ONCE(peer->endpoint.addr.sa_family) || noise_glue_want_answered(peer))
 		return;
 	if (peer->hs && !time_after(jiffies, peer->hs->started + NOISE_REKEY_TIMEOUT))

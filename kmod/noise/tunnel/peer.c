@@ -79,23 +79,48 @@ void noise_peer_tables_fit(struct noise_device *nd)
 static void noise_peer_id_rehash(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
 
 	lockdep_assert_held(&nd->conf_lock);
 	if (!hlist_unhashed(&peer->id_hash)) {
 		lockdep_assert_held(&nd->hs_lock);
 		noise_peer_table_del(&nd->peer_id_hash, &peer->id_hash);
 	}
-	if (peer->linked && peer->ss_ok)
+	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
+	if (peer->linked && peer->ss_ok && id->proto.hinted)
 		noise_peer_table_add(&nd->peer_id_hash, &peer->id_hash,
 				     noise_id_hash(peer->hint_id));
 }
 
+/* ss = DH(our static, its static) and, from it, the hint id. */
+static int noise_peer_compute_ss(struct noise_peer *peer, const struct noise_identity *id)
+{
+	unsigned int len = id->proto.info.dh_len;
+	int err;
+
+	err = noise_dh_shared(id->proto.info.dh, peer->ss, id->private_key,
+			      peer->public_key);
+	if (err) {
+		memzero_explicit(peer->ss, sizeof(peer->ss));
+		return err;
+	}
+	noise_hint_id(peer->hint_id, peer->ss, len);
+	peer->ss_ok = true;
+	return 0;
+}
+
 /**
- * noise_peer_derive_keys() - precompute ss and the hint id; file the peer
- *	under its new id.
+ * noise_peer_derive_keys() - new keys for a peer: its ss and hint id now
+ *	(hinted protocols, which file the peer under the id), or at its
+ *	first handshake (noise_peer_ss_ready()).
  * @peer: the peer (conf_lock held; hs_lock too once the peer is on the
  *	device's list: the handshake work reads them under it).
  *
+ * Only a hinted message 1 finds its peer by an id derived from ss, so only
+ * a hinted protocol needs ss before the peer's first handshake. Others
+ * leave the DH, a scalar multiplication per peer, to that handshake: a
+ * device of 100,000 peers is configured, or takes a new private key,
+ * without 100,000 of them, and a peer that never handshakes costs none.
  * Context: process, conf_lock held.
  * Return: 0, or -EINVAL when there is no private key or ss is degenerate
  * (the peer then cannot handshake; ss_ok false).
@@ -104,23 +129,46 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 {
 	struct noise_device *nd = peer->nd;
 	struct noise_identity *id;
-	unsigned int len;
-	int err;
+	int err = -EINVAL;
 
 	id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->conf_lock));
-	len = id->proto.info.dh_len;
 	peer->ss_ok = false;
+	peer->ss_later = false;
 	memzero_explicit(peer->ss, sizeof(peer->ss));
 	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
-	err = id->has_key ? noise_dh_shared(id->proto.info.dh, peer->ss,
-					    id->private_key, peer->public_key) : -EINVAL;
-	if (!err) {
-		noise_hint_id(peer->hint_id, peer->ss, len);
-		peer->ss_ok = true;
+	if (id->has_key && id->proto.hinted) {
+		err = noise_peer_compute_ss(peer, id);
+	} else if (id->has_key) {
+		peer->ss_later = true;
+		err = 0;
 	}
 	noise_peer_id_rehash(peer);
 	return err;
 }
+
+/**
+ * noise_peer_ss_ready() - whether the peer's ss is there (computed now if
+ *	its derivation was left to its first handshake).
+ * @peer: a peer on the device.
+ *
+ * The DH is done once per key change: a degenerate one is remembered too.
+ * Context: process, hs_lock held (the handshake work).
+ * Return: true when ss (and so a handshake with the peer) is possible.
+ */
+bool noise_peer_ss_ready(struct noise_peer *peer)
+{
+	struct noise_device *nd = peer->nd;
+	struct noise_identity *id;
+
+	lockdep_assert_held(&nd->hs_lock);
+	if (peer->ss_later) {
+		id = rcu_dereference_protected(nd->ident, lockdep_is_held(&nd->hs_lock));
+		peer->ss_later = false;
+		noise_peer_compute_ss(peer, id);
+	}
+	return peer->ss_ok;
+}
+EXPORT_SYMBOL_NS_GPL(noise_peer_ss_ready, NOISE_INTERNAL);
 
 /*
  * Peers come from a cache of their own: 1,424 bytes on x86_64, which

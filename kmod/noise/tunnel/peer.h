@@ -159,8 +159,11 @@ struct noise_glue_hs {
  * @nd: the device.
  * @public_key: its static public key (dh_len bytes of the device protocol).
  * @psks: its PSKs (@num_psks of them; one per psk token or one for all).
- * @ss: DH(our static, its static), precomputed when either key changes;
- *	@ss_ok false if there is no private key or the DH was degenerate.
+ * @ss: DH(our static, its static), derived again when either key changes
+ *	(noise_peer_derive_keys()): at once for a hinted protocol, else at
+ *	the peer's first handshake (@ss_later until then;
+ *	noise_peer_ss_ready()). @ss_ok false if there is no private key, the
+ *	DH was degenerate or is still to be done.
  * @hint_id: our id for the peer and its for us, from @ss: what its
  *	message-1 hint carries (wire-format.rst); wiped with @ss.
  * @id_hash: in dev->peer_id_hash under @hint_id while @ss_ok and the peer
@@ -210,6 +213,7 @@ struct noise_peer {
 	unsigned int num_psks;
 	u8 ss[NOISE_MAX_DHLEN];
 	bool ss_ok;
+	bool ss_later;
 	u8 hint_id[NOISE_HINT_LEN];
 	struct hlist_node id_hash;		/* dev->peer_id_hash */
 	bool linked;				/* on the device's lists */
@@ -287,6 +291,7 @@ struct noise_peer *noise_peer_get(struct noise_peer *peer);
 void noise_peer_put(struct noise_peer *peer);
 void noise_peer_put_unseen(struct noise_peer *peer);
 int noise_peer_derive_keys(struct noise_peer *peer);
+bool noise_peer_ss_ready(struct noise_peer *peer);
 
 void noise_peer_psk_id(struct noise_peer *peer, u8 out[NOISE_PSK_ID_LEN]);
 int noise_peer_set_endpoint(struct noise_peer *peer, const struct sockaddr *sa,
