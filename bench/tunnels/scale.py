@@ -16,6 +16,8 @@ the tool's start to its exit:
 - set: one peer's allowed IPs changed (wg set / noisectl set);
 - syncconf: the file again with that change and one more peer's allowed
   IPs changed (wg syncconf / noisectl syncconf): one peer differs;
+- key: a new private key for the device (wg set / noisectl set DEV
+  private-key FILE): every peer's keys derived again;
 - dump: the whole device (wg show DEV dump / noisectl show DEV dump), its
   lines counted (N + 1 expected);
 - set and dump, when a run takes less than REPEAT_BELOW s, run REPEATS
@@ -181,8 +183,10 @@ def one_device(g, impl, n, keys, priv, scratch, timeout, ips=peer_ips):
     ctl = "wg" if tool == "wg" else g.NOISE_STATE["noisectl"]
     kind = "wireguard" if tool == "wg" else "noise"
     conf = os.path.join(scratch, f"scale-{impl}-{n}.conf")
-    sync = conf + ".sync"
+    sync, key = conf + ".sync", conf + ".key"
     write_conf(conf, priv, keys, protocol, ips=ips)
+    with open(key, "w") as f:
+        f.write(b64(os.urandom(32)) + "\n")
     # set changes peer 0 (variant 1), syncconf then peer N-1 (variant 2).
     write_conf(sync, priv, keys, protocol, {0: 1, n - 1: 2}, ips)
     rec = {}
@@ -199,6 +203,7 @@ def one_device(g, impl, n, keys, priv, scratch, timeout, ips=peer_ips):
                          peer_ips(0, 1).replace(" ", "")], timeout, rec,
                      "set")
         timed(g, [ctl, "syncconf", DEV, sync], timeout, rec, "syncconf")
+        timed(g, [ctl, "set", DEV, "private-key", key], timeout, rec, "key")
         _, p = timed_median(g, [ctl, "show", DEV, "dump"], timeout, rec,
                             "dump")
         rec["dump_lines"] = p.stdout.count("\n")
@@ -209,7 +214,7 @@ def one_device(g, impl, n, keys, priv, scratch, timeout, ips=peer_ips):
         rec["del_s"] = time.monotonic() - t
         rec["del_cpu_s"] = children_cpu() - c
         rec["freed_s"], rec["mem_left_kib"] = freed(m0, t)
-    for f in (conf, sync):
+    for f in (conf, sync, key):
         os.unlink(f)
     return rec
 
@@ -333,17 +338,18 @@ LABELS = {"wg": "WireGuard (kernel)", "noise-wg": "noise, WireGuard profile",
 # figure, label, per peer
 TIMES = [("setconf_s", "setconf"), ("set_s", "set one peer"),
          ("syncconf_s", "syncconf, one peer differs"),
+         ("key_s", "new private key"),
          ("dump_s", "dump"), ("del_s", "ip link del"),
          ("freed_s", "del until memory freed")]
 PER_PEER = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
-            ("dump_s", "dump"), ("del_s", "del")]
+            ("key_s", "new key"), ("dump_s", "dump"), ("del_s", "del")]
 
 
 def per_peer(r, key):
     """µs per peer (times) or bytes per peer (memory) of record @r."""
     if key == "mem":
         return r["mem_kib_total"] * 1024 / r["n"]
-    return r[key] * 1e6 / r["n"]
+    return r[key] * 1e6 / r["n"] if key in r else None
 
 
 def median_record(rs):
@@ -417,11 +423,12 @@ def growth(pp, base):
         pp[big][k] is not None else None for k in pp[base]}}
 
 
-RATIOS = ("setconf_s", "set_s", "syncconf_s", "dump_s", "del_s",
-          "mem_kib_total", "setconf_cpu_s", "syncconf_cpu_s", "dump_cpu_s")
+RATIOS = ("setconf_s", "set_s", "syncconf_s", "key_s", "dump_s", "del_s",
+          "mem_kib_total", "setconf_cpu_s", "syncconf_cpu_s", "key_cpu_s",
+          "dump_cpu_s")
 
 
-TIMED = ("setconf_s", "set_s", "syncconf_s", "dump_s", "del_s")
+TIMED = ("setconf_s", "set_s", "syncconf_s", "key_s", "dump_s", "del_s")
 
 
 def ratios(r, w):
@@ -523,14 +530,15 @@ def md_cpu(recs):
     for (impl, n), r in ok_in_order(recs):
         if "dump_cpu_s" not in r:
             return []
+        cpu = [r.get(k.replace("_s", "_cpu_s")) for k in keys]
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
-            fmt(r[k.replace("_s", "_cpu_s")] * 1e6 / n) for k in keys) +
+            fmt(c * 1e6 / n if c is not None else None) for c in cpu) +
             " |")
     return out
 
 
 FAULTS = [("setconf", "setconf"), ("set", "set one peer"),
-          ("syncconf", "syncconf"), ("dump", "dump")]
+          ("syncconf", "syncconf"), ("key", "new key"), ("dump", "dump")]
 
 
 def md_faults(recs):
@@ -544,16 +552,18 @@ def md_faults(recs):
         if "set_faults" not in r:
             return []
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | " + " | ".join(
-            fmt(r[k + "_faults"], 0) for k, _ in FAULTS) + " |")
+            fmt(r.get(k + "_faults"), 0) for k, _ in FAULTS) + " |")
     return out
 
 
 def md_ratios(s):
     cols = [("setconf_s", "setconf"), ("set_s", "set"),
-            ("syncconf_s", "syncconf"), ("dump_s", "dump"), ("del_s", "del"),
+            ("syncconf_s", "syncconf"), ("key_s", "new key"),
+            ("dump_s", "dump"), ("del_s", "del"),
             ("mem_kib_total", "kernel memory"),
             ("setconf_cpu_s", "setconf CPU"),
-            ("syncconf_cpu_s", "syncconf CPU"), ("dump_cpu_s", "dump CPU")]
+            ("syncconf_cpu_s", "syncconf CPU"), ("key_cpu_s", "new key CPU"),
+            ("dump_cpu_s", "dump CPU")]
     out = ["| device | N | " + " | ".join(t for _, t in cols) + " |",
            "|---|---:|" + "---:|" * len(cols)]
     rng = s.get("noise/wg_rounds", {})
