@@ -92,21 +92,13 @@ static void noise_peer_id_rehash(struct noise_peer *peer)
 				     noise_id_hash(peer->hint_id));
 }
 
-/* ss = DH(our static, its static) and, from it, the hint id. */
-static int noise_peer_compute_ss(struct noise_peer *peer, const struct noise_identity *id)
+/* ss = DH(our static, its static); @ss_ok unless it was degenerate. */
+static void noise_peer_compute_ss(struct noise_peer *peer, const struct noise_identity *id)
 {
-	unsigned int len = id->proto.info.dh_len;
-	int err;
-
-	err = noise_dh_shared(id->proto.info.dh, peer->ss, id->private_key,
-			      peer->public_key);
-	if (err) {
+	peer->ss_ok = !noise_dh_shared(id->proto.info.dh, peer->ss, id->private_key,
+				       peer->public_key);
+	if (!peer->ss_ok)
 		memzero_explicit(peer->ss, sizeof(peer->ss));
-		return err;
-	}
-	noise_hint_id(peer->hint_id, peer->ss, len);
-	peer->ss_ok = true;
-	return 0;
 }
 
 /**
@@ -137,7 +129,11 @@ int noise_peer_derive_keys(struct noise_peer *peer)
 	memzero_explicit(peer->ss, sizeof(peer->ss));
 	memzero_explicit(peer->hint_id, sizeof(peer->hint_id));
 	if (id->has_key && id->proto.hinted) {
-		err = noise_peer_compute_ss(peer, id);
+		noise_peer_compute_ss(peer, id);
+		if (peer->ss_ok) {
+			noise_hint_id(peer->hint_id, peer->ss, id->proto.info.dh_len);
+			err = 0;
+		}
 	} else if (id->has_key) {
 		peer->ss_later = true;
 		err = 0;

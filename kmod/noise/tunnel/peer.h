@@ -165,7 +165,8 @@ struct noise_glue_hs {
  *	noise_peer_ss_ready()). @ss_ok false if there is no private key, the
  *	DH was degenerate or is still to be done.
  * @hint_id: our id for the peer and its for us, from @ss: what its
- *	message-1 hint carries (wire-format.rst); wiped with @ss.
+ *	message-1 hint carries (wire-format.rst; hinted protocols only, zero
+ *	otherwise); wiped with @ss.
  * @id_hash: in dev->peer_id_hash under @hint_id while @ss_ok and the peer
  *	is on the device (conf_lock writers; hs_lock or RCU readers).
  * @endpoint: where to send (endpoint_lock; readers take it shared).
