@@ -20,7 +20,8 @@ struct bench_dh_count {
 	unsigned int hkdf2;	/* HKDF with two outputs (MixKey, Split) */
 	unsigned int hkdf3;	/* HKDF with three outputs (MixKeyAndHash) */
 	unsigned int aead;	/* EncryptAndHash/DecryptAndHash with a key */
-	unsigned int setkey;	/* a new cipher key (MixKey, Split) */
+	unsigned int setkey;	/* a new handshake cipher key (MixKey) */
+	unsigned int states;	/* transport cipher states Split makes */
 };
 
 int bench_count_dh(const char *name, unsigned int hash_len,

@@ -262,11 +262,11 @@ static int hs_row(struct hs_ctx *c, bool fresh)
 	statics = c->info.needs_local_static[0] + c->info.needs_local_static[1];
 	ops = count.keygens + count.dh + (fresh ? statics : 0);
 	snprintf(keys, sizeof(keys),
-		 "protocol=%s static=%s%s pub_given=%d keygens=%u dh=%u statics=%u dh_ops=%u mixhash=%u hkdf2=%u hkdf3=%u aead=%u setkey=%u",
+		 "protocol=%s static=%s%s pub_given=%d keygens=%u dh=%u statics=%u dh_ops=%u mixhash=%u hkdf2=%u hkdf3=%u aead=%u setkey=%u states=%u",
 		 c->name, fresh ? "fresh" : "once", c->cached ? " ss=cached" : "",
 		 bench_static_pub, count.keygens,
 		 count.dh, fresh ? statics : 0, ops, count.mixhash, count.hkdf2,
-		 count.hkdf3, count.aead, count.setkey);
+		 count.hkdf3, count.aead, count.setkey, count.states);
 	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
 	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
 				 bench_min_sample_us * 1000ULL, &st, &sr);
@@ -491,6 +491,19 @@ static int hs_setkey_once(void *p)
 	return 0;
 }
 
+/* A transport cipher state made and freed, as Split() makes two per side. */
+static int state_once(void *p)
+{
+	struct seal_ctx *s = p;
+	struct noise_cipher *c;
+
+	c = noise_cipher_new(s->cs.id, s->key, GFP_KERNEL);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	noise_cipher_free(c);
+	return 0;
+}
+
 /*
  * The handshake's AEAD unit costs, per cipher: one seal and one new key of
  * the handshake's CipherState, which runs on the crypto library
@@ -499,7 +512,8 @@ static int hs_setkey_once(void *p)
 static int hs_aead_prims(unsigned int id)
 {
 	struct bench_op seal = { .fn = seal_once }, setkey = { .fn = hs_setkey_once };
-	struct bench_stats st, sk;
+	struct bench_op state = { .fn = state_once };
+	struct bench_stats st, sk, sn;
 	struct seal_ctx *s;
 	int err;
 
@@ -511,8 +525,12 @@ static int hs_aead_prims(unsigned int id)
 	hs_setkey_once(s);
 	seal.ctx = s;
 	setkey.ctx = s;
+	state.ctx = s;
 	err = bench_measure_pair(&seal, &setkey, bench_dh_iters,
 				 bench_min_sample_us * 1000ULL, &st, &sk);
+	if (!err)
+		err = bench_measure_pair(&state, NULL, bench_dh_iters,
+					 bench_min_sample_us * 1000ULL, &sn, NULL);
 	kfree_sensitive(s);
 	if (err)
 		return err;
@@ -520,6 +538,8 @@ static int hs_aead_prims(unsigned int id)
 		     &st);
 	bench_report("prim_aead", id ? "cipher=AESGCM op=setkey" : "cipher=ChaChaPoly op=setkey",
 		     &sk);
+	bench_report("prim_aead", id ? "cipher=AESGCM op=state" : "cipher=ChaChaPoly op=state",
+		     &sn);
 	return 0;
 }
 

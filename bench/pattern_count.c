@@ -101,9 +101,12 @@ int bench_count_dh(const char *name, unsigned int hash_len,
 		if (has_key)
 			count->aead += 2;
 	}
-	/* Split: HKDF(ck, empty, 2) on each side and two new cipher keys each. */
+	/*
+	 * Split: HKDF(ck, empty, 2) on each side and a transport cipher state
+	 * for each direction that carries messages, on each side.
+	 */
 	count->hkdf2 += 2;
-	count->setkey += 4;
+	count->states += proto->pattern.one_way ? 2 : 4;
 out:
 	kfree(proto);
 	return err;
