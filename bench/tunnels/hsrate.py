@@ -893,10 +893,14 @@ def combine(rs):
     for k in ("sent", "responses", "lost", "cookie_replies", "unanswered",
               "dup_responses", "foreign_responses", "other"):
         out[k] = sum(r[k] for r in ok)
-    cnt = [r["responder"].get("handshakes",
+    # The responses the responder says it sent: ours counts each message
+    # to a peer (tx_packets; cookie replies go to no peer), WireGuard's
+    # peers' tx bytes / 92. Our "handshakes" counts sessions the peer has
+    # proven with data, which a flood never sends.
+    cnt = [r["responder"].get("tx_packets",
                               r["responder"].get("responses_accounted"))
            for r in ok]
-    out["responder"] = {"handshakes_or_responses": sum(
+    out["responder"] = {"responses_sent": sum(
         c for c in cnt if c is not None)}
     out["bound"] = "; ".join(sorted({r["bound"] for r in ok}))
     return out
