@@ -27,68 +27,61 @@ struct regs {
 	unsigned long long k;
 };
 
+/*
+ * The loop every variant runs with its registers loaded: yield, then fault
+ * in the next page, N times. Only rax, rcx and r11 (the syscall's) change.
+ * Operands: %0 p, %1 n (FP_OUTPUTS); %2 in, %3 out, %4 the syscall's
+ * number, %5 the page size (FP_INPUTS).
+ */
+#define FP_LOOP \
+	"1:\n\t" \
+	"movl %4, %%eax\n\t" \
+	"syscall\n\t" \
+	"movb $1, (%0)\n\t" \
+	"addq %5, %0\n\t" \
+	"decq %1\n\t" \
+	"jnz 1b\n\t"
+#define FP_OUTPUTS "+r" (p), "+r" (n)
+#define FP_INPUTS "r" (in), "r" (out), "i" (SYS_sched_yield), "i" (PAGE)
+#define FP_CLOBBERS "rax", "rcx", "r11", "memory"
+
 __attribute__((target("avx512f,avx512bw")))
 static void run_avx512(const struct regs *in, struct regs *out, char *p, long n)
 {
-	asm volatile("vmovdqu64 0(%[in]), %%zmm0\n\t"
-		     "vmovdqu64 64(%[in]), %%zmm16\n\t"
-		     "vmovdqu64 128(%[in]), %%zmm31\n\t"
-		     "kmovq 192(%[in]), %%k1\n"
-		     "1:\n\t"
-		     "movl %[nr], %%eax\n\t"
-		     "syscall\n\t"
-		     "movb $1, (%[p])\n\t"
-		     "addq %[page], %[p]\n\t"
-		     "decq %[n]\n\t"
-		     "jnz 1b\n\t"
-		     "vmovdqu64 %%zmm0, 0(%[out])\n\t"
-		     "vmovdqu64 %%zmm16, 64(%[out])\n\t"
-		     "vmovdqu64 %%zmm31, 128(%[out])\n\t"
-		     "kmovq %%k1, 192(%[out])\n\t"
-		     : [p] "+r" (p), [n] "+r" (n)
-		     : [in] "r" (in), [out] "r" (out), [nr] "i" (SYS_sched_yield),
-		       [page] "i" (PAGE)
-		     : "rax", "rcx", "r11", "memory", "xmm0", "xmm16", "xmm31",
-		       "k1");
+	asm volatile("vmovdqu64 0(%2), %%zmm0\n\t"
+		     "vmovdqu64 64(%2), %%zmm16\n\t"
+		     "vmovdqu64 128(%2), %%zmm31\n\t"
+		     "kmovq 192(%2), %%k1\n\t"
+		     FP_LOOP
+		     "vmovdqu64 %%zmm0, 0(%3)\n\t"
+		     "vmovdqu64 %%zmm16, 64(%3)\n\t"
+		     "vmovdqu64 %%zmm31, 128(%3)\n\t"
+		     "kmovq %%k1, 192(%3)\n\t"
+		     : FP_OUTPUTS : FP_INPUTS
+		     : FP_CLOBBERS, "xmm0", "xmm16", "xmm31", "k1");
 }
 
 __attribute__((target("avx")))
 static void run_avx(const struct regs *in, struct regs *out, char *p, long n)
 {
-	asm volatile("vmovdqu 0(%[in]), %%ymm0\n\t"
-		     "vmovdqu 64(%[in]), %%ymm15\n"
-		     "1:\n\t"
-		     "movl %[nr], %%eax\n\t"
-		     "syscall\n\t"
-		     "movb $1, (%[p])\n\t"
-		     "addq %[page], %[p]\n\t"
-		     "decq %[n]\n\t"
-		     "jnz 1b\n\t"
-		     "vmovdqu %%ymm0, 0(%[out])\n\t"
-		     "vmovdqu %%ymm15, 64(%[out])\n\t"
-		     : [p] "+r" (p), [n] "+r" (n)
-		     : [in] "r" (in), [out] "r" (out), [nr] "i" (SYS_sched_yield),
-		       [page] "i" (PAGE)
-		     : "rax", "rcx", "r11", "memory", "xmm0", "xmm15");
+	asm volatile("vmovdqu 0(%2), %%ymm0\n\t"
+		     "vmovdqu 64(%2), %%ymm15\n\t"
+		     FP_LOOP
+		     "vmovdqu %%ymm0, 0(%3)\n\t"
+		     "vmovdqu %%ymm15, 64(%3)\n\t"
+		     : FP_OUTPUTS : FP_INPUTS
+		     : FP_CLOBBERS, "xmm0", "xmm15");
 }
 
 static void run_sse(const struct regs *in, struct regs *out, char *p, long n)
 {
-	asm volatile("movdqu 0(%[in]), %%xmm0\n\t"
-		     "movdqu 64(%[in]), %%xmm15\n"
-		     "1:\n\t"
-		     "movl %[nr], %%eax\n\t"
-		     "syscall\n\t"
-		     "movb $1, (%[p])\n\t"
-		     "addq %[page], %[p]\n\t"
-		     "decq %[n]\n\t"
-		     "jnz 1b\n\t"
-		     "movdqu %%xmm0, 0(%[out])\n\t"
-		     "movdqu %%xmm15, 64(%[out])\n\t"
-		     : [p] "+r" (p), [n] "+r" (n)
-		     : [in] "r" (in), [out] "r" (out), [nr] "i" (SYS_sched_yield),
-		       [page] "i" (PAGE)
-		     : "rax", "rcx", "r11", "memory", "xmm0", "xmm15");
+	asm volatile("movdqu 0(%2), %%xmm0\n\t"
+		     "movdqu 64(%2), %%xmm15\n\t"
+		     FP_LOOP
+		     "movdqu %%xmm0, 0(%3)\n\t"
+		     "movdqu %%xmm15, 64(%3)\n\t"
+		     : FP_OUTPUTS : FP_INPUTS
+		     : FP_CLOBBERS, "xmm0", "xmm15");
 }
 
 /* Compare the first WIDTH bytes of each of NREGS registers, and the mask. */
