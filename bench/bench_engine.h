@@ -30,4 +30,10 @@ int bench_count_dh(const char *name, unsigned int hash_len,
 /* HASH (MixHash), HKDF(2) and HKDF(3) of the engine's hash code, timed. */
 int bench_hash_prims_run(void);
 
+/* Key pair generation through the engine on @curve (0 25519, 1 448). */
+int bench_hs_keygen(unsigned int curve);
+
+/* The handshake's AEAD unit costs on @cipher (0 ChaChaPoly, 1 AESGCM). */
+int bench_hs_aead_prims(unsigned int cipher);
+
 #endif /* _NOISE_BENCH_ENGINE_H */

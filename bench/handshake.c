@@ -25,6 +25,10 @@
  * alternating with the handshake's ("dh_ref" line) so that both see the
  * same machine.
  *
+ * For the one-round-trip patterns with an ss token, "hs_resp" times the
+ * responder's side alone (ss cached), the figure a tunnel's responder is
+ * held to.
+ *
  * The hfs rows ("hs_hfs", bench_hfs[]) run each hybrid protocol (an ML-KEM
  * key pair, encapsulation and decapsulation on top of the pattern) in
  * samples alternating with the same pattern, suite and hash without hfs,
@@ -32,6 +36,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "bench.h"
@@ -281,6 +286,108 @@ static int hs_row(struct hs_ctx *c, bool fresh)
 	return 0;
 }
 
+/*
+ * The responder's side alone ("hs_resp"), for the one-round-trip patterns
+ * with the static-static DH cached, as a tunnel's responder runs them: a new
+ * responder state, message 0 read (the peer found by its key for IK), message
+ * 1 written, split, everything freed. Fresh initiators write the initiations
+ * before each batch, untimed.
+ */
+#define HS_RESP_POOL 32
+
+struct hs_resp {
+	struct hs_ctx *c;
+	u8 *msg;			/* HS_RESP_POOL initiations */
+	size_t len[HS_RESP_POOL];
+	u32 next;
+};
+
+static int hs_resp_prepare(void *p, u32 batch)
+{
+	struct hs_resp *r = p;
+	struct noise_handshake *hs;
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < batch && !err; i++) {
+		hs = noise_handshake_new(r->c->name, NOISE_INITIATOR,
+					 &r->c->keys[NOISE_INITIATOR], GFP_KERNEL);
+		if (IS_ERR(hs))
+			return PTR_ERR(hs);
+		err = noise_handshake_write(hs, NULL, 0, r->msg + i * BENCH_MSG_CAP,
+					    BENCH_MSG_CAP, &r->len[i]);
+		noise_handshake_free(hs);
+	}
+	r->next = 0;
+	return err;
+}
+
+static int hs_resp_once(void *p)
+{
+	struct noise_cipher *cs[2] = {};
+	struct noise_handshake *hs;
+	struct hs_resp *r = p;
+	struct hs_ctx *c = r->c;
+	size_t len;
+	int err;
+
+	hs = noise_handshake_new(c->name, NOISE_RESPONDER,
+				 &c->keys[NOISE_RESPONDER], GFP_KERNEL);
+	if (IS_ERR(hs))
+		return PTR_ERR(hs);
+	err = noise_handshake_read(hs, r->msg + r->next * BENCH_MSG_CAP,
+				   r->len[r->next], c->payload, BENCH_MSG_CAP, &len);
+	r->next++;
+	if (!err)
+		err = noise_handshake_write(hs, NULL, 0, c->msg, BENCH_MSG_CAP, &len);
+	if (!err && noise_handshake_next(hs) != NOISE_ACTION_SPLIT)
+		err = -EPROTO;
+	if (!err)
+		err = noise_handshake_split(hs, &cs[0], &cs[1]);
+	noise_cipher_free(cs[0]);
+	noise_cipher_free(cs[1]);
+	noise_handshake_free(hs);
+	return err;
+}
+
+/*
+ * dh_ops: the responder's own e and its half of the DHs but ss (IK and KK:
+ * each side makes one e; ss is cached).
+ */
+static int hs_resp_row(struct hs_ctx *c)
+{
+	struct hs_resp r = { .c = c };
+	struct bench_op op = { .fn = hs_resp_once, .prepare = hs_resp_prepare,
+			       .max_batch = HS_RESP_POOL, .ctx = &r }, ref;
+	struct bench_stats st, sr;
+	struct bench_dh_count count;
+	char keys[160];
+	bool paired;
+	int err;
+
+	err = bench_count_dh(c->name, c->info.hash_len, &count);
+	if (err)
+		return err;
+	r.msg = kvmalloc_array(HS_RESP_POOL, BENCH_MSG_CAP, GFP_KERNEL);
+	if (!r.msg)
+		return -ENOMEM;
+	snprintf(keys, sizeof(keys),
+		 "protocol=%s static=once ss=cached pub_given=%d side=responder dh_ops=%u",
+		 c->name, bench_static_pub, count.keygens / 2 + count.dh / 2 - 1);
+	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
+	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
+				 bench_min_sample_us * 1000ULL, &st, &sr);
+	kvfree(r.msg);
+	if (err) {
+		bench_note("error hs_resp %s err=%d", keys, err);
+		return err;
+	}
+	bench_report("hs_resp", keys, &st);
+	if (paired)
+		bench_report("dh_ref", keys, &sr);
+	return 0;
+}
+
 /* The bench's patterns with an ss token (IK, KK and their psk forms). */
 static bool hs_has_ss(const char *name)
 {
@@ -354,6 +461,8 @@ static int hs_protocol(const char *name)
 		err = hs_cache_ss(c, true);
 		if (!err)
 			err = hs_row(c, false);
+		if (!err && c->info.num_msgs == 2)
+			err = hs_resp_row(c);
 		if (!err)
 			err = hs_cache_ss(c, false);
 	}
@@ -426,123 +535,6 @@ out:
 	return err;
 }
 
-struct keygen_ctx {
-	enum noise_dh_id dh;
-	u8 priv[NOISE_MAX_DHLEN], pub[NOISE_MAX_DHLEN];
-};
-
-static int keygen_once(void *p)
-{
-	struct keygen_ctx *k = p;
-
-	return noise_dh_generate(k->dh, k->priv, k->pub);
-}
-
-static int hs_keygen(enum noise_dh_id dh)
-{
-	struct keygen_ctx k = { .dh = dh };
-	struct bench_op op = { .fn = keygen_once, .ctx = &k }, ref;
-	struct bench_stats st, sr;
-	bool paired;
-	char keys[48];
-	int err;
-
-	snprintf(keys, sizeof(keys), "curve=%s impl=engine", bench_dh_names[dh]);
-	paired = !bench_dh_ref_op(dh == NOISE_DH_448, &ref);
-	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_dh_iters,
-				 bench_min_sample_us * 1000ULL, &st, &sr);
-	memzero_explicit(&k, sizeof(k));
-	if (err == -EOPNOTSUPP) {
-		bench_note("unavailable keygen %s reason=448_unavailable", keys);
-		return 0;
-	}
-	if (err)
-		return err;
-	bench_report("keygen", keys, &st);
-	if (paired)
-		bench_report("dh_ref", keys, &sr);
-	return 0;
-}
-
-struct seal_ctx {
-	struct noise_hs_cipher cs;
-	u8 key[NOISE_KEY_LEN];
-	u8 ad[NOISE_MAX_HASHLEN];
-	u8 buf[NOISE_MAX_DHLEN + NOISE_TAG_LEN];
-};
-
-/* EncryptAndHash of a 32-byte static key: AD = h, in place. */
-static int seal_once(void *p)
-{
-	struct seal_ctx *s = p;
-
-	s->cs.n = 0;
-	return noise_hs_cipher_crypt(&s->cs, true, s->ad, 32, s->buf, s->buf, 32);
-}
-
-/* InitializeKey() of the handshake's CipherState: the key is copied. */
-static int hs_setkey_once(void *p)
-{
-	struct seal_ctx *s = p;
-
-	memcpy(s->cs.k, s->key, NOISE_KEY_LEN);
-	s->cs.n = 0;
-	s->cs.has_key = true;
-	return 0;
-}
-
-/* A transport cipher state made and freed, as Split() makes two per side. */
-static int state_once(void *p)
-{
-	struct seal_ctx *s = p;
-	struct noise_cipher *c;
-
-	c = noise_cipher_new(s->cs.id, s->key, GFP_KERNEL);
-	if (IS_ERR(c))
-		return PTR_ERR(c);
-	noise_cipher_free(c);
-	return 0;
-}
-
-/*
- * The handshake's AEAD unit costs, per cipher: one seal and one new key of
- * the handshake's CipherState, which runs on the crypto library
- * (hs_cipher.c, exported to the project's modules in NOISE_INTERNAL).
- */
-static int hs_aead_prims(unsigned int id)
-{
-	struct bench_op seal = { .fn = seal_once }, setkey = { .fn = hs_setkey_once };
-	struct bench_op state = { .fn = state_once };
-	struct bench_stats st, sk, sn;
-	struct seal_ctx *s;
-	int err;
-
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	get_random_bytes(s->key, sizeof(s->key));
-	s->cs.id = id ? NOISE_CIPHER_AESGCM : NOISE_CIPHER_CHACHAPOLY;
-	hs_setkey_once(s);
-	seal.ctx = s;
-	setkey.ctx = s;
-	state.ctx = s;
-	err = bench_measure_pair(&seal, &setkey, bench_dh_iters,
-				 bench_min_sample_us * 1000ULL, &st, &sk);
-	if (!err)
-		err = bench_measure_pair(&state, NULL, bench_dh_iters,
-					 bench_min_sample_us * 1000ULL, &sn, NULL);
-	kfree_sensitive(s);
-	if (err)
-		return err;
-	bench_report("prim_aead", id ? "cipher=AESGCM op=seal32" : "cipher=ChaChaPoly op=seal32",
-		     &st);
-	bench_report("prim_aead", id ? "cipher=AESGCM op=setkey" : "cipher=ChaChaPoly op=setkey",
-		     &sk);
-	bench_report("prim_aead", id ? "cipher=AESGCM op=state" : "cipher=ChaChaPoly op=state",
-		     &sn);
-	return 0;
-}
-
 int bench_handshake_run(void)
 {
 	char *name;
@@ -553,11 +545,11 @@ int bench_handshake_run(void)
 	if (!name)
 		return -ENOMEM;
 	for (d = 0; d < 2; d++)
-		errors += !!hs_keygen(d);
+		errors += !!bench_hs_keygen(d);
 	if (bench_hs_parts) {
 		errors += !!bench_hash_prims_run();
 		for (ci = 0; ci < 2; ci++)
-			errors += !!hs_aead_prims(ci);
+			errors += !!bench_hs_aead_prims(ci);
 	}
 	for (d = 0; d < 2; d++)
 		for (ci = 0; ci < 2; ci++)
