@@ -126,6 +126,15 @@ bool bench_x448_available(void);
 int bench_dh_ref_op(unsigned int curve, struct bench_op *op);
 void bench_dh_ref_wipe(void);
 
+/*
+ * bench_measure_beside_dh() - time @op in samples alternating with the bare
+ * scalar multiplication on @curve (@op alone when that curve is missing),
+ * then print "<kind> <keys>" and "dh_ref <keys>". On an error of @op it
+ * prints nothing and returns the error.
+ */
+int bench_measure_beside_dh(const struct bench_op *op, unsigned int curve,
+			    u32 samples, const char *kind, const char *keys);
+
 /* Noise's largest plaintext: 65535 minus the 16-byte tag. */
 #define BENCH_MAX_PLAINTEXT 65519
 

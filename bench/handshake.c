@@ -252,11 +252,9 @@ static int hs_part(struct hs_ctx *c, enum hs_mode mode, const char *part)
 
 static int hs_row(struct hs_ctx *c, bool fresh)
 {
-	struct bench_op op = { .fn = hs_once, .ctx = c }, ref;
-	struct bench_stats st, sr;
+	struct bench_op op = { .fn = hs_once, .ctx = c };
 	struct bench_dh_count count;
 	unsigned int ops, statics;
-	bool paired;
 	char keys[256];
 	int err;
 
@@ -272,17 +270,13 @@ static int hs_row(struct hs_ctx *c, bool fresh)
 		 bench_static_pub, count.keygens,
 		 count.dh, fresh ? statics : 0, ops, count.mixhash, count.hkdf2,
 		 count.hkdf3, count.aead, count.setkey, count.states);
-	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
-	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
-				 bench_min_sample_us * 1000ULL, &st, &sr);
+	err = bench_measure_beside_dh(&op, c->info.dh == NOISE_DH_448,
+				      bench_hs_iters, "hs", keys);
 	if (err) {
 		bench_note("%s hs %s err=%d", err == -EOPNOTSUPP ? "unavailable" : "error",
 			   keys, err);
 		return err == -EOPNOTSUPP ? 0 : err;
 	}
-	bench_report("hs", keys, &st);
-	if (paired)
-		bench_report("dh_ref", keys, &sr);
 	return 0;
 }
 
@@ -358,11 +352,9 @@ static int hs_resp_row(struct hs_ctx *c)
 {
 	struct hs_resp r = { .c = c };
 	struct bench_op op = { .fn = hs_resp_once, .prepare = hs_resp_prepare,
-			       .max_batch = HS_RESP_POOL, .ctx = &r }, ref;
-	struct bench_stats st, sr;
+			       .max_batch = HS_RESP_POOL, .ctx = &r };
 	struct bench_dh_count count;
 	char keys[160];
-	bool paired;
 	int err;
 
 	err = bench_count_dh(c->name, c->info.hash_len, &count);
@@ -374,18 +366,12 @@ static int hs_resp_row(struct hs_ctx *c)
 	snprintf(keys, sizeof(keys),
 		 "protocol=%s static=once ss=cached pub_given=%d side=responder dh_ops=%u",
 		 c->name, bench_static_pub, count.keygens / 2 + count.dh / 2 - 1);
-	paired = !bench_dh_ref_op(c->info.dh == NOISE_DH_448, &ref);
-	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_hs_iters,
-				 bench_min_sample_us * 1000ULL, &st, &sr);
+	err = bench_measure_beside_dh(&op, c->info.dh == NOISE_DH_448,
+				      bench_hs_iters, "hs_resp", keys);
 	kvfree(r.msg);
-	if (err) {
+	if (err)
 		bench_note("error hs_resp %s err=%d", keys, err);
-		return err;
-	}
-	bench_report("hs_resp", keys, &st);
-	if (paired)
-		bench_report("dh_ref", keys, &sr);
-	return 0;
+	return err;
 }
 
 /* The bench's patterns with an ss token (IK, KK and their psk forms). */

@@ -33,27 +33,18 @@ int bench_hs_keygen(unsigned int curve)
 {
 	enum noise_dh_id dh = curve ? NOISE_DH_448 : NOISE_DH_25519;
 	struct keygen_ctx k = { .dh = dh };
-	struct bench_op op = { .fn = keygen_once, .ctx = &k }, ref;
-	struct bench_stats st, sr;
-	bool paired;
+	struct bench_op op = { .fn = keygen_once, .ctx = &k };
 	char keys[48];
 	int err;
 
 	snprintf(keys, sizeof(keys), "curve=%s impl=engine", prim_dh_names[!!curve]);
-	paired = !bench_dh_ref_op(!!curve, &ref);
-	err = bench_measure_pair(&op, paired ? &ref : NULL, bench_dh_iters,
-				 bench_min_sample_us * 1000ULL, &st, &sr);
+	err = bench_measure_beside_dh(&op, !!curve, bench_dh_iters, "keygen", keys);
 	memzero_explicit(&k, sizeof(k));
 	if (err == -EOPNOTSUPP) {
 		bench_note("unavailable keygen %s reason=448_unavailable", keys);
 		return 0;
 	}
-	if (err)
-		return err;
-	bench_report("keygen", keys, &st);
-	if (paired)
-		bench_report("dh_ref", keys, &sr);
-	return 0;
+	return err;
 }
 
 struct seal_ctx {

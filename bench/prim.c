@@ -94,6 +94,25 @@ void bench_dh_ref_wipe(void)
 	memzero_explicit(bench_ref, sizeof(bench_ref));
 }
 
+int bench_measure_beside_dh(const struct bench_op *op, unsigned int curve,
+			    u32 samples, const char *kind, const char *keys)
+{
+	struct bench_stats st, sr;
+	struct bench_op ref;
+	bool paired;
+	int err;
+
+	paired = !bench_dh_ref_op(curve, &ref);
+	err = bench_measure_pair(op, paired ? &ref : NULL, samples,
+				 bench_min_sample_us * 1000ULL, &st, &sr);
+	if (err)
+		return err;
+	bench_report(kind, keys, &st);
+	if (paired)
+		bench_report("dh_ref", keys, &sr);
+	return 0;
+}
+
 /* The bare scalar multiplication and a key pair, in alternating samples. */
 static int bench_prim_curve(unsigned int curve)
 {
