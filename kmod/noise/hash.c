@@ -112,13 +112,21 @@ void noise_hash_update(struct noise_hash_ctx *ctx, const u8 *data, size_t len)
 		crypto_shash_update((struct shash_desc *)ctx->desc, data, len);
 }
 
+/*
+ * The result, then the state is wiped: blake2s_final() wipes its own; for
+ * a shash only the descriptor and the context its tfm uses (not the whole
+ * HASH_MAX_DESCSIZE buffer, which this runs twice per HMAC).
+ */
 void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out)
 {
-	if (!noise_hash_algs[ctx->id].shash)
+	struct shash_desc *desc = (struct shash_desc *)ctx->desc;
+
+	if (!noise_hash_algs[ctx->id].shash) {
 		blake2s_final(&ctx->b2s, out);
-	else
-		crypto_shash_final((struct shash_desc *)ctx->desc, out);
-	memzero_explicit(ctx, sizeof(*ctx));
+		return;
+	}
+	crypto_shash_final(desc, out);
+	memzero_explicit(desc, sizeof(*desc) + crypto_shash_descsize(desc->tfm));
 }
 
 /* HASH(a || b). */
@@ -133,32 +141,40 @@ void noise_hash(u8 id, u8 *out, const u8 *a, size_t alen, const u8 *b, size_t bl
 }
 EXPORT_SYMBOL_NS_GPL(noise_hash, NOISE_INTERNAL);
 
+/* XOR every byte of the first @len bytes of @pad with @b, a word at a time. */
+static void noise_hmac_pad_xor(u64 *pad, unsigned int len, u8 b)
+{
+	u64 w = 0x0101010101010101ULL * b;
+	unsigned int i;
+
+	for (i = 0; i < len / sizeof(u64); i++)
+		pad[i] ^= w;
+}
+
 /* HMAC-HASH(key, a || b), RFC 2104; keys are at most HASHLEN bytes here. */
 static void noise_hmac(u8 id, u8 *out, const u8 *key, size_t key_len,
 		       const u8 *a, size_t alen, const u8 *b, size_t blen)
 {
 	const struct noise_hash_alg *alg = &noise_hash_algs[id];
-	u8 pad[NOISE_MAX_BLOCKLEN], inner[NOISE_MAX_HASHLEN];
+	u64 pad[NOISE_MAX_BLOCKLEN / sizeof(u64)];
+	u8 inner[NOISE_MAX_HASHLEN];
 	struct noise_hash_ctx ctx;
-	unsigned int i;
 
-	memset(pad, 0, sizeof(pad));
 	memcpy(pad, key, key_len);
-	for (i = 0; i < alg->block; i++)
-		pad[i] ^= 0x36;
+	memset((u8 *)pad + key_len, 0, alg->block - key_len);
+	noise_hmac_pad_xor(pad, alg->block, 0x36);
 	noise_hash_start(&ctx, id);
-	noise_hash_update(&ctx, pad, alg->block);
+	noise_hash_update(&ctx, (u8 *)pad, alg->block);
 	noise_hash_update(&ctx, a, alen);
 	noise_hash_update(&ctx, b, blen);
 	noise_hash_finish(&ctx, inner);
-	for (i = 0; i < alg->block; i++)
-		pad[i] ^= 0x36 ^ 0x5c;
+	noise_hmac_pad_xor(pad, alg->block, 0x36 ^ 0x5c);
 	noise_hash_start(&ctx, id);
-	noise_hash_update(&ctx, pad, alg->block);
+	noise_hash_update(&ctx, (u8 *)pad, alg->block);
 	noise_hash_update(&ctx, inner, alg->len);
 	noise_hash_finish(&ctx, out);
-	memzero_explicit(pad, sizeof(pad));
-	memzero_explicit(inner, sizeof(inner));
+	memzero_explicit(pad, alg->block);
+	memzero_explicit(inner, alg->len);
 }
 
 /**
