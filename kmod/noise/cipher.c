@@ -134,13 +134,40 @@ struct noise_crypt_req *noise_req_alloc(u8 id, unsigned int cap, gfp_t gfp)
 
 static void noise_cipher_destroy(struct noise_cipher *c)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(c->reqs); i++)
-		kfree_sensitive(c->reqs[i]);
-	kfree_sensitive(c->sreq);
 	crypto_free_aead(c->tfm);	/* frees the key with kfree_sensitive */
-	kfree_sensitive(c);
+	kfree_sensitive(c);		/* with its requests */
+}
+
+/* The state and its 1 + @nreqs requests in one allocation, after @tfm. */
+static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id,
+					       struct crypto_aead *tfm,
+					       unsigned int nreqs, gfp_t gfp)
+{
+	unsigned int i, reqsize = crypto_aead_reqsize(tfm);
+	size_t head = ALIGN(sizeof(struct noise_cipher), CRYPTO_MINALIGN);
+	size_t stride = ALIGN(sizeof(struct noise_crypt_req) + reqsize, CRYPTO_MINALIGN);
+	struct noise_cipher *c;
+	u8 *p;
+
+	c = kzalloc(head + (1 + nreqs) * stride, gfp);
+	if (!c)
+		return NULL;
+	atomic_inc(&noise_stat_kmallocs);
+	c->id = id;
+	c->tfm = tfm;
+	c->nreqs = nreqs;
+	for (i = 0, p = (u8 *)c + head; i <= nreqs; i++, p += stride) {
+		struct noise_crypt_req *r = (struct noise_crypt_req *)p;
+
+		r->id = id;
+		r->cap = reqsize;
+		r->owner = c;
+		if (i)
+			c->reqs[i - 1] = r;
+		else
+			c->sreq = r;
+	}
+	return c;
 }
 
 /**
@@ -151,9 +178,10 @@ static void noise_cipher_destroy(struct noise_cipher *c)
  *	allocates the transform with GFP_KERNEL whatever is asked, so @gfp
  *	must allow blocking (GFP_KERNEL); anything else is refused.
  *
- * Allocates the state, one AEAD transform, one request for the stateful
- * synchronous calls and up to NOISE_SYNC_REQS requests (one per possible
- * CPU, at most 4) for the synchronous explicit-nonce calls.
+ * Allocates one AEAD transform, then the state with its requests in one
+ * allocation: one request for the stateful synchronous calls and up to
+ * NOISE_SYNC_REQS (one per possible CPU, at most 4) for the synchronous
+ * explicit-nonce calls.
  * Context: process context, may sleep.
  * Return: the state, ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL) (bad @id, a key
  * the driver refuses, or @gfp that does not allow blocking).
@@ -161,51 +189,34 @@ static void noise_cipher_destroy(struct noise_cipher *c)
 struct noise_cipher *noise_cipher_new(enum noise_cipher_id id, const u8 *key,
 				      gfp_t gfp)
 {
+	struct crypto_aead *tfm;
 	struct noise_cipher *c;
-	unsigned int i, reqsize;
-	int err = -ENOMEM;
+	unsigned int nreqs;
+	int err;
 
 	if (id >= NOISE_CIPHER_COUNT || !gfpflags_allow_blocking(gfp))
 		return ERR_PTR(-EINVAL);
-	c = kzalloc(sizeof(*c), gfp);
-	if (!c)
-		return ERR_PTR(-ENOMEM);
-	atomic_inc(&noise_stat_kmallocs);
-	c->id = id;
-	c->tfm = crypto_alloc_aead(noise_aead_names[id], 0, 0);
-	if (IS_ERR(c->tfm)) {
-		err = PTR_ERR(c->tfm);
-		c->tfm = NULL;
-		goto err;
-	}
+	tfm = crypto_alloc_aead(noise_aead_names[id], 0, 0);
+	if (IS_ERR(tfm))
+		return ERR_CAST(tfm);
 	atomic_inc(&noise_stat_tfms);
-	err = crypto_aead_setauthsize(c->tfm, NOISE_TAG_LEN);
+	noise_note_reqsize(id, crypto_aead_reqsize(tfm));
+	nreqs = rounddown_pow_of_two(min_t(unsigned int, num_possible_cpus(),
+					   NOISE_SYNC_REQS));
+	c = noise_cipher_alloc(id, tfm, nreqs, gfp);
+	if (!c) {
+		crypto_free_aead(tfm);
+		return ERR_PTR(-ENOMEM);
+	}
+	err = crypto_aead_setauthsize(tfm, NOISE_TAG_LEN);
 	if (!err)
-		err = crypto_aead_setkey(c->tfm, key, NOISE_KEY_LEN);
+		err = crypto_aead_setkey(tfm, key, NOISE_KEY_LEN);
 	if (err) {
-		err = -EINVAL;
-		goto err;
+		noise_cipher_destroy(c);
+		return ERR_PTR(-EINVAL);
 	}
-	c->sync_alg = !(crypto_aead_alg(c->tfm)->base.cra_flags & CRYPTO_ALG_ASYNC);
-	reqsize = crypto_aead_reqsize(c->tfm);
-	noise_note_reqsize(id, reqsize);
-	c->nreqs = rounddown_pow_of_two(min_t(unsigned int, num_possible_cpus(),
-					      NOISE_SYNC_REQS));
-	err = -ENOMEM;
-	c->sreq = noise_req_alloc(id, reqsize, gfp);
-	if (!c->sreq)
-		goto err;
-	c->sreq->owner = c;
-	for (i = 0; i < c->nreqs; i++) {
-		c->reqs[i] = noise_req_alloc(id, reqsize, gfp);
-		if (!c->reqs[i])
-			goto err;
-		c->reqs[i]->owner = c;
-	}
+	c->sync_alg = !(crypto_aead_alg(tfm)->base.cra_flags & CRYPTO_ALG_ASYNC);
 	return c;
-err:
-	noise_cipher_destroy(c);
-	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(noise_cipher_new);
 

@@ -468,6 +468,9 @@ static void et_allocations(struct kunit *test)
 				    "%s: transforms for two handshakes", names[i]);
 		KUNIT_EXPECT_EQ(test, et_split(p), 0);
 		KUNIT_EXPECT_EQ(test, atomic_read(&noise_stat_tfms) - t0, 4);
+		/* Each cipher state and its requests: one allocation. */
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&noise_stat_kmallocs) - k0 - 2, 4,
+				    "%s: kmallocs of Split's four cipher states", names[i]);
 		kunit_info(test, "%s: 1 kmalloc and 0 transforms per handshake; Split: %d kmallocs, 4 transforms",
 			   names[i], atomic_read(&noise_stat_kmallocs) - k0 - 2);
 		et_transport(p, 1, 64);
