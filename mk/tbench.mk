@@ -10,6 +10,9 @@
 #   TBENCH_ARGS="..."            guest options: --tcp-seconds N,
 #                                --udp-seconds N, --udp-rate 20M, --pings N,
 #                                --stages (where the time goes, per stage)
+#   TBENCH_PROFILE=1             hsrate: the host's perf record of the boot,
+#                                per handshake and function, ours beside
+#                                WireGuard (bench/tunnels/profile)
 #
 # make bench-scale: one device of N peers, our tunnel (WireGuard profile
 # and an XX suite) beside the kernel's WireGuard, in one boot: setconf,
@@ -22,6 +25,7 @@
 BENCH_OUT ?= build/bench
 TBENCH_ROWS ?=
 TBENCH_ARGS ?=
+TBENCH_PROFILE ?=
 SCALE_N ?=
 export TBENCH_ROWS TBENCH_ARGS SCALE_N
 
@@ -37,9 +41,10 @@ BENCH_STAGES := $(BENCH_STAGES),scale
 endif
 endif
 
-bench-tunnels: deps-bench
+bench-tunnels: $(if $(TBENCH_PROFILE),deps-profile,deps-bench)
 	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
-		$(if $(TBENCH_ROWS),-r $(TBENCH_ROWS)) -- $(TBENCH_ARGS)
+		$(if $(TBENCH_ROWS),-r $(TBENCH_ROWS)) $(if $(TBENCH_PROFILE),-p) \
+		-- $(TBENCH_ARGS)
 
 bench-scale: deps-bench
 	NOISE_TBENCH_TIMEOUT=$${NOISE_SCALE_TIMEOUT:-5400} \
