@@ -177,6 +177,20 @@ static void noise_hmac(u8 id, u8 *out, const u8 *key, size_t key_len,
 	memzero_explicit(inner, alg->len);
 }
 
+/* HKDF's temp_key = HMAC-HASH(ck, ikm). */
+void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len, u8 *prk)
+{
+	noise_hmac(id, prk, ck, noise_hash_algs[id].len, ikm, ikm_len, NULL, 0);
+}
+
+/* HKDF's output @i: HMAC-HASH(temp_key, output i-1 || byte i), @prev NULL for i = 1. */
+void noise_hkdf_expand(u8 id, const u8 *prk, const u8 *prev, u8 i, u8 *out)
+{
+	unsigned int len = noise_hash_algs[id].len;
+
+	noise_hmac(id, out, prk, len, prev, prev ? len : 0, &i, 1);
+}
+
 /**
  * noise_hkdf() - HKDF(ck, ikm, 2 or 3) of section 4.3.
  * @id: the hash.
@@ -194,13 +208,12 @@ void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
 {
 	unsigned int len = noise_hash_algs[id].len;
 	u8 temp_key[NOISE_MAX_HASHLEN], o1[NOISE_MAX_HASHLEN], o2[NOISE_MAX_HASHLEN];
-	const u8 one = 1, two = 2, three = 3;
 
-	noise_hmac(id, temp_key, ck, len, ikm, ikm_len, NULL, 0);
-	noise_hmac(id, o1, temp_key, len, &one, 1, NULL, 0);
-	noise_hmac(id, o2, temp_key, len, o1, len, &two, 1);
+	noise_hkdf_extract(id, ck, ikm, ikm_len, temp_key);
+	noise_hkdf_expand(id, temp_key, NULL, 1, o1);
+	noise_hkdf_expand(id, temp_key, o1, 2, o2);
 	if (out3)
-		noise_hmac(id, out3, temp_key, len, o2, len, &three, 1);
+		noise_hkdf_expand(id, temp_key, o2, 3, out3);
 	memcpy(out1, o1, len);
 	memcpy(out2, o2, len);
 	memzero_explicit(temp_key, sizeof(temp_key));

@@ -32,6 +32,8 @@ const char *noise_hash_driver_name(u8 id);
 void noise_hash_start(struct noise_hash_ctx *ctx, u8 id);
 void noise_hash_update(struct noise_hash_ctx *ctx, const u8 *data, size_t len);
 void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out);
+void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len, u8 *prk);
+void noise_hkdf_expand(u8 id, const u8 *prk, const u8 *prev, u8 i, u8 *out);
 /* noise_hash_available(), noise_hash_len(), noise_hash(), noise_hkdf(): noise_internal.h */
 
 #endif /* _NOISE_HASH_H */

@@ -13,6 +13,7 @@ void noise_symmetric_init(struct noise_symmetric *ss,
 			  const struct noise_protocol *proto)
 {
 	memset(&ss->cs, 0, sizeof(ss->cs));
+	ss->key_pending = false;
 	ss->cs.id = proto->cipher;
 	ss->hash = proto->hash;
 	ss->hash_len = noise_hash_len(proto->hash);
@@ -30,6 +31,8 @@ void noise_symmetric_destroy(struct noise_symmetric *ss)
 {
 	memzero_explicit(&ss->cs, sizeof(ss->cs));
 	memzero_explicit(ss->ck, sizeof(ss->ck));
+	memzero_explicit(ss->prk, sizeof(ss->prk));
+	ss->key_pending = false;
 }
 
 /* MixHash(data): h = HASH(h || data). */
@@ -46,14 +49,35 @@ static void noise_hs_set_key(struct noise_hs_cipher *cs, const u8 *k)
 	cs->has_key = true;
 }
 
-/* MixKey(ikm): ck, temp_k = HKDF(ck, ikm, 2); InitializeKey(temp_k[:32]). */
+/*
+ * MixKey(ikm): ck, temp_k = HKDF(ck, ikm, 2); InitializeKey(temp_k[:32]).
+ * HKDF's second output, the key, is derived when the key is first used
+ * (noise_key_ready()): after an e token of a PSK pattern or before
+ * another DH token, the next MixKey replaces it unused, and its HMAC is
+ * saved. Until then ck is HKDF's first output, which the derivation needs.
+ */
 void noise_mix_key(struct noise_symmetric *ss, const u8 *ikm, size_t len)
+{
+	noise_hkdf_extract(ss->hash, ss->ck, ikm, len, ss->prk);
+	noise_hkdf_expand(ss->hash, ss->prk, NULL, 1, ss->ck);
+	memzero_explicit(ss->cs.k, sizeof(ss->cs.k));
+	ss->cs.n = 0;
+	ss->cs.has_key = true;
+	ss->key_pending = true;
+}
+
+/* The key of the last MixKey, if not derived yet: HKDF's second output. */
+static void noise_key_ready(struct noise_symmetric *ss)
 {
 	u8 temp_k[NOISE_MAX_HASHLEN];
 
-	noise_hkdf(ss->hash, ss->ck, ikm, len, ss->ck, temp_k, NULL);
-	noise_hs_set_key(&ss->cs, temp_k);
+	if (!ss->key_pending)
+		return;
+	noise_hkdf_expand(ss->hash, ss->prk, ss->ck, 2, temp_k);
+	memcpy(ss->cs.k, temp_k, NOISE_KEY_LEN);
 	memzero_explicit(temp_k, sizeof(temp_k));
+	memzero_explicit(ss->prk, sizeof(ss->prk));
+	ss->key_pending = false;
 }
 
 /* MixKeyAndHash(ikm): ck, temp_h, temp_k = HKDF(ck, ikm, 3). */
@@ -64,6 +88,8 @@ void noise_mix_key_and_hash(struct noise_symmetric *ss, const u8 *ikm, size_t le
 	noise_hkdf(ss->hash, ss->ck, ikm, len, ss->ck, temp_h, temp_k);
 	noise_mix_hash(ss, temp_h, ss->hash_len);
 	noise_hs_set_key(&ss->cs, temp_k);
+	memzero_explicit(ss->prk, sizeof(ss->prk));
+	ss->key_pending = false;
 	memzero_explicit(temp_h, sizeof(temp_h));
 	memzero_explicit(temp_k, sizeof(temp_k));
 }
@@ -82,6 +108,7 @@ int noise_encrypt_and_hash(struct noise_symmetric *ss, u8 *buf, size_t len,
 {
 	int err;
 
+	noise_key_ready(ss);
 	err = noise_hs_cipher_crypt(&ss->cs, true, ss->h, ss->hash_len, buf, buf, len);
 	if (err)
 		return err;
@@ -106,6 +133,7 @@ int noise_decrypt_and_hash(struct noise_symmetric *ss, const u8 *src, size_t len
 	u8 new_h[NOISE_MAX_HASHLEN];
 	int err;
 
+	noise_key_ready(ss);
 	noise_hash(ss->hash, new_h, ss->h, ss->hash_len, src, len);
 	err = noise_hs_cipher_crypt(&ss->cs, false, ss->h, ss->hash_len, src, dst, len);
 	if (!err)

@@ -30,15 +30,22 @@ struct noise_hs_cipher {
  * @cs: the CipherState.
  * @hash: enum noise_hash_id.
  * @hash_len: HASHLEN.
+ * @key_pending: the last MixKey()'s key (HKDF's second output) is not
+ *	derived yet: @cs.k is zero, @prk holds HKDF's temp_key; the first
+ *	EncryptAndHash or DecryptAndHash derives it, a MixKey that comes
+ *	first replaces it unused.
  * @ck: chaining key.
  * @h: handshake hash.
+ * @prk: see @key_pending.
  */
 struct noise_symmetric {
 	struct noise_hs_cipher cs;
 	u8 hash;
 	u8 hash_len;
+	bool key_pending;
 	u8 ck[NOISE_MAX_HASHLEN];
 	u8 h[NOISE_MAX_HASHLEN];
+	u8 prk[NOISE_MAX_HASHLEN];
 };
 
 int noise_hs_cipher_crypt(struct noise_hs_cipher *cs, bool enc, const u8 *ad,
