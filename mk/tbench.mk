@@ -10,9 +10,10 @@
 #   TBENCH_ARGS="..."            guest options: --tcp-seconds N,
 #                                --udp-seconds N, --udp-rate 20M, --pings N,
 #                                --stages (where the time goes, per stage)
-#   TBENCH_PROFILE=1             hsrate: the host's perf record of the boot,
-#                                per handshake and function, ours beside
-#                                WireGuard (bench/tunnels/profile)
+#   TBENCH_PROFILE=1             the host's perf record of the boot: per
+#                                handshake (hsrate) and per MB (TCP rows),
+#                                by function, ours beside WireGuard
+#                                (bench/tunnels/profile)
 #
 # make bench-scale: one device of N peers, our tunnel (WireGuard profile
 # and an XX suite) beside the kernel's WireGuard, in one boot: setconf,

@@ -684,7 +684,6 @@ def run_rows(g, a):
         g.emit(**base, row="setup", status="unavailable",
                reason=f"{flooder} not built")
         return
-    PROFILE["on"] = bool(getattr(a, "profile", False))
     g.log(f"hsrate: {a.hs_keys} keys, {a.hs_count} initiations")
     t = time.monotonic()
     keys = Keys(a.hs_keys)
@@ -922,27 +921,6 @@ def combine(rs):
     return out
 
 
-PROFILE = {"on": False, "symbols": False}
-
-
-def profile_mark(g, what, row, rnd, responses=None):
-    """--profile: a flood's start or end on the wall clock, which the UML
-    guest shares with the host's perf record (-k CLOCK_REALTIME), and
-    before the first flood the modules' text symbols, which perf cannot
-    see (bench/tunnels/profile reads both from the guest's log)."""
-    if not PROFILE["on"]:
-        return
-    if not PROFILE["symbols"]:
-        PROFILE["symbols"] = True
-        with open("/proc/kallsyms") as f:
-            for line in f:
-                w = line.split()
-                if len(w) == 4 and w[1] in "tT" and w[3].startswith("["):
-                    print("tbench-profile: sym " + line.strip(), flush=True)
-    print(f"tbench-profile: {what} {row} {rnd} {time.time_ns()} "
-          f"{responses if responses is not None else '-'}", flush=True)
-
-
 def one_flood(g, base, row, keys, scratch, flooder, path, count, seconds,
               window, rnd):
     """One flood on a fresh responder; its record (also emitted alone)."""
@@ -955,9 +933,9 @@ def one_flood(g, base, row, keys, scratch, flooder, path, count, seconds,
         g.log(f"hsrate: {row} responder, window {window}, round {rnd}")
         dev = responder_up(g, impl, keys, scratch)
         time.sleep(0.2)
-        profile_mark(g, "start", row, rnd)
+        g.profile_mark("start", row, rnd)
         r = flood(g, flooder, path, count, seconds, window, lens)
-        profile_mark(g, "end", row, rnd, r["responses"])
+        g.profile_mark("end", row, rnd, r["responses"])
         r["responder"] = responder_counters(g, impl, dev)
         ok = r["responses"] or (row.endswith("-over") and r["cookie_replies"])
         rec.update(status="ok" if ok else "failed", **r,
