@@ -118,6 +118,16 @@ const char *noise_cipher_driver_name(const struct noise_cipher *c)
 }
 EXPORT_SYMBOL_GPL(noise_cipher_driver_name);
 
+/* Label zeroed request memory: cipher @id, @cap bytes of request context. */
+static struct noise_crypt_req *noise_req_init(void *mem, u8 id, unsigned int cap)
+{
+	struct noise_crypt_req *r = mem;
+
+	r->id = id;
+	r->cap = cap;
+	return r;
+}
+
 /* A request for cipher @id with @cap bytes of request context. */
 struct noise_crypt_req *noise_req_alloc(u8 id, unsigned int cap, gfp_t gfp)
 {
@@ -127,9 +137,7 @@ struct noise_crypt_req *noise_req_alloc(u8 id, unsigned int cap, gfp_t gfp)
 	if (!r)
 		return NULL;
 	atomic_inc(&noise_stat_kmallocs);
-	r->id = id;
-	r->cap = cap;
-	return r;
+	return noise_req_init(r, id, cap);
 }
 
 static void noise_cipher_destroy(struct noise_cipher *c)
@@ -157,10 +165,8 @@ static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id,
 	c->tfm = tfm;
 	c->nreqs = nreqs;
 	for (i = 0, p = (u8 *)c + head; i <= nreqs; i++, p += stride) {
-		struct noise_crypt_req *r = (struct noise_crypt_req *)p;
+		struct noise_crypt_req *r = noise_req_init(p, id, reqsize);
 
-		r->id = id;
-		r->cap = reqsize;
 		r->owner = c;
 		if (i)
 			c->reqs[i - 1] = r;

@@ -74,7 +74,7 @@ static void noise_key_ready(struct noise_symmetric *ss)
 	if (!ss->key_pending)
 		return;
 	noise_hkdf_expand(ss->hash, ss->prk, ss->ck, 2, temp_k);
-	memcpy(ss->cs.k, temp_k, NOISE_KEY_LEN);
+	noise_hs_set_key(&ss->cs, temp_k);	/* n is still 0: the key was not used */
 	memzero_explicit(temp_k, sizeof(temp_k));
 	memzero_explicit(ss->prk, sizeof(ss->prk));
 	ss->key_pending = false;
