@@ -14,6 +14,7 @@
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -230,10 +231,12 @@ EXPORT_SYMBOL_GPL(noise_cipher_new);
  * noise_cipher_free() - destroy a cipher state; the key is wiped.
  * @c: the state, or NULL. No operation may be in flight on it.
  *
- * Context: process context (the crypto API frees the transform).
+ * Context: process context, may sleep (the crypto API frees the
+ * transform, and a driver's exit may sleep).
  */
 void noise_cipher_free(struct noise_cipher *c)
 {
+	might_sleep();
 	if (c)
 		noise_cipher_destroy(c);
 }

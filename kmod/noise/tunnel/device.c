@@ -169,7 +169,9 @@ static void noise_destruct(struct net_device *dev)
 	gro_cells_destroy(&nd->gro);
 	free_percpu(nd->stats);
 	noise_device_ident_free(nd);
-	rcu_barrier();	/* peers and keypairs freed by call_rcu */
+	/* Its keypairs freed (their transforms gone), then its peers. */
+	noise_keypair_free_flush();
+	rcu_barrier();
 }
 
 static void noise_setup(struct net_device *dev)

@@ -179,13 +179,13 @@ int noise_peer_cache_init(void)
 }
 
 /*
- * Context: process, after the last device is gone. A keypair's RCU
- * callback drops its peer's reference and the peer's own callback frees
- * it: a barrier per link of that chain before the cache goes.
+ * Context: process, after the last device is gone. A keypair's free
+ * (after RCU, then work) drops its peer's reference and the peer's own
+ * RCU callback frees it: both waited for before the cache goes.
  */
 void noise_peer_cache_exit(void)
 {
-	rcu_barrier();
+	noise_keypair_free_flush();
 	rcu_barrier();
 	kmem_cache_destroy(noise_peer_cache);
 }
@@ -721,14 +721,50 @@ EXPORT_SYMBOL_NS_GPL(noise_index_lookup, NOISE_INTERNAL);
 
 /* ---------------------------- keypairs ------------------------------ */
 
+/*
+ * A keypair goes in two steps. Its RCU callback (softirq) only puts it on
+ * a list: readers on the data path may have held it until then. A work
+ * item then frees the list in process context, where noise_cipher_free()
+ * may sleep (the crypto API frees the transforms, and a driver's exit may
+ * sleep). noise_keypair_free_flush() waits for both steps.
+ */
+static LLIST_HEAD(noise_keypair_free_list);
+
+static void noise_keypair_free_work(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&noise_keypair_free_list);
+	struct noise_keypair *kp, *next;
+
+	llist_for_each_entry_safe(kp, next, list, free_node) {
+		noise_cipher_free(kp->send);
+		noise_cipher_free(kp->recv);
+		noise_peer_put(kp->entry.peer);
+		kfree_sensitive(kp);
+		cond_resched();
+	}
+}
+
+static DECLARE_WORK(noise_keypair_free_worker, noise_keypair_free_work);
+
 static void noise_keypair_free_rcu(struct rcu_head *rcu)
 {
 	struct noise_keypair *kp = container_of(rcu, struct noise_keypair, rcu);
 
-	noise_cipher_free(kp->send);
-	noise_cipher_free(kp->recv);
-	noise_peer_put(kp->entry.peer);
-	kfree_sensitive(kp);
+	/* The first on an empty list queues the work; it takes them all. */
+	if (llist_add(&kp->free_node, &noise_keypair_free_list))
+		queue_work(system_unbound_wq, &noise_keypair_free_worker);
+}
+
+/**
+ * noise_keypair_free_flush() - wait until every keypair released so far
+ *	is freed, its cipher states (and their transforms) with it.
+ *
+ * Context: process, may sleep.
+ */
+void noise_keypair_free_flush(void)
+{
+	rcu_barrier();
+	flush_work(&noise_keypair_free_worker);
 }
 
 static void noise_keypair_release(struct kref *ref)

@@ -14,6 +14,7 @@
 #include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/socket.h>
@@ -49,8 +50,9 @@ struct noise_endpoint {
 /*
  * struct noise_keypair - one session: the two transport cipher states of a
  * completed handshake. Immutable after creation except the counters inside
- * the engine states and @replay; freed after RCU when the last reference
- * goes. Keys are wiped by noise_cipher_free().
+ * the engine states and @replay; freed after RCU, then in process context
+ * (a work item), when the last reference goes. Keys are wiped by
+ * noise_cipher_free().
  * @entry: our receiver index (the index table entry).
  * @remote_index: the peer's receiver index (sent in our transport headers).
  * @send, @recv: the engine's cipher states (explicit-nonce calls).
@@ -75,7 +77,10 @@ struct noise_endpoint {
 struct noise_keypair {
 	struct noise_index entry;
 	struct kref ref;
-	struct rcu_head rcu;
+	union {
+		struct rcu_head rcu;
+		struct llist_node free_node;	/* after RCU, to the free work */
+	};
 	__le32 remote_index;
 	struct noise_cipher *send, *recv;
 	struct noise_replay replay;
@@ -322,6 +327,7 @@ bool noise_keypair_install(struct noise_peer *peer, struct noise_keypair *kp);
 bool noise_keypair_confirm(struct noise_peer *peer, struct noise_keypair *kp);
 void noise_keypair_put(struct noise_keypair *kp);
 struct noise_keypair *noise_keypair_get(struct noise_keypair *kp);
+void noise_keypair_free_flush(void);
 void noise_keypairs_clear(struct noise_peer *peer);
 
 #endif /* _NOISE_TUNNEL_PEER_H */
