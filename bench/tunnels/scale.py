@@ -18,13 +18,18 @@ the tool's start to its exit:
   IPs changed (wg syncconf / noisectl syncconf): one peer differs;
 - key: a new private key for the device (wg set / noisectl set DEV
   private-key FILE): every peer's keys derived again;
-- dump: the whole device (wg show DEV dump / noisectl show DEV dump), its
+- dump: the whole device (wg show DEV dump / noisectl show DEV dump),
+  its output into /dev/null; then once more into a pipe, untimed, its
   lines counted (N + 1 expected);
 - set and dump, when a run takes less than REPEAT_BELOW s, run REPEATS
   times (the same command again) and the median run is kept: at a few
   thousand peers a run takes tens of milliseconds, and one sample of that
   is mostly the host's jitter;
-- del: ip link del of the device; freed: from the del until the kernel
+- set request: the kernel's part of set alone, the same change as a
+  netlink request from this process, timed to its ack, the median of
+  many (scale_req.py);
+- del: RTM_DELLINK of the device from this process, timed to its ack
+  (the device's destructor runs before it); freed: from the del until the kernel
   memory is back within 256 KiB of before the device, or stopped falling
   for 3 s (at most 60 s), so that one device's teardown does not run into
   the next one's figures;
@@ -41,8 +46,11 @@ import base64
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import time
+
+import scale_req
 
 DEV = "scale0"
 XX = "Noise_XX_25519_ChaChaPoly_BLAKE2s"
@@ -122,12 +130,29 @@ def children_cpu():
     return children_usage()[0]
 
 
-def timed(g, cmd, timeout, rec=None, name=None):
-    """Run @cmd; its wall time, and into @rec its CPU time (user + system,
-    the kernel's work in its system calls included) as name_s, name_cpu_s,
-    and its page faults (minor + major) as name_faults."""
+def run_quiet(g, cmd, timeout):
+    """@cmd with its output thrown away (/dev/null): a dump's megabytes
+    read from a pipe would have this process decode and keep them on the
+    guest's one CPU while the tool runs, in the tool's time."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise g.Failed(f"timed out after {timeout}s: {' '.join(cmd)}")
+    if p.returncode:
+        raise g.Failed(f"{' '.join(cmd)}: exit {p.returncode}: "
+                       f"{p.stderr.strip()}")
+    return p
+
+
+def timed(g, cmd, timeout, rec=None, name=None, quiet=False):
+    """Run @cmd (@quiet: run_quiet()); its wall time, and into @rec its
+    CPU time (user + system, the kernel's work in its system calls
+    included) as name_s, name_cpu_s, and its page faults (minor + major)
+    as name_faults."""
     (c, f), t = children_usage(), time.monotonic()
-    p = g.run(cmd, timeout=timeout)
+    p = run_quiet(g, cmd, timeout) if quiet else g.run(cmd, timeout=timeout)
     wall = time.monotonic() - t
     if rec is not None:
         c1, f1 = children_usage()
@@ -136,14 +161,14 @@ def timed(g, cmd, timeout, rec=None, name=None):
     return wall, p
 
 
-def timed_median(g, cmd, timeout, rec, name):
+def timed_median(g, cmd, timeout, rec, name, quiet=False):
     """timed(), again while each run takes less than REPEAT_BELOW s, up
     to REPEATS runs: the median run's figures into @rec, and how many
     runs as name_runs."""
     runs = []
     while len(runs) < REPEATS:
         r = {}
-        _, p = timed(g, cmd, timeout, r, name)
+        _, p = timed(g, cmd, timeout, r, name, quiet)
         runs.append((r, p))
         if r[name + "_s"] >= REPEAT_BELOW:
             break
@@ -202,21 +227,42 @@ def one_device(g, impl, n, keys, priv, scratch, timeout, ips=peer_ips):
         timed_median(g, [ctl, "set", DEV, "peer", keys[0], "allowed-ips",
                          peer_ips(0, 1).replace(" ", "")], timeout, rec,
                      "set")
+        rec.update(scale_req.set_figures(kind, DEV, keys[0],
+                                         [peer_ips(0, 1), peer_ips(0, 3)]))
         timed(g, [ctl, "syncconf", DEV, sync], timeout, rec, "syncconf")
         timed(g, [ctl, "set", DEV, "private-key", key], timeout, rec, "key")
-        _, p = timed_median(g, [ctl, "show", DEV, "dump"], timeout, rec,
-                            "dump")
+        timed_median(g, [ctl, "show", DEV, "dump"], timeout, rec, "dump",
+                     quiet=True)
+        p = g.run([ctl, "show", DEV, "dump"], timeout=timeout)
         rec["dump_lines"] = p.stdout.count("\n")
         rec["dump_bytes"] = len(p.stdout)
     finally:
-        c, t = children_cpu(), time.monotonic()
-        g.run(["ip", "link", "del", DEV], check=False, timeout=timeout)
-        rec["del_s"] = time.monotonic() - t
-        rec["del_cpu_s"] = children_cpu() - c
+        t = time.monotonic()
+        rec["del_s"], rec["del_cpu_s"] = delete(g, timeout)
         rec["freed_s"], rec["mem_left_kib"] = freed(m0, t)
     for f in (conf, sync, key):
         os.unlink(f)
     return rec
+
+
+def self_cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def delete(g, timeout):
+    """Delete the device: the time of the RTM_DELLINK request to its ack
+    and this process's CPU time in it; `ip link del` (timed with its
+    start) if the request fails."""
+    c = self_cpu()
+    try:
+        wall = scale_req.del_link(DEV)
+        return wall, self_cpu() - c
+    except OSError as e:
+        g.log(f"scale: {e}; ip link del instead")
+        c, t = children_cpu(), time.monotonic()
+        g.run(["ip", "link", "del", DEV], check=False, timeout=timeout)
+        return time.monotonic() - t, children_cpu() - c
 
 
 def unavailable(g, impl):
@@ -339,7 +385,7 @@ LABELS = {"wg": "WireGuard (kernel)", "noise-wg": "noise, WireGuard profile",
 TIMES = [("setconf_s", "setconf"), ("set_s", "set one peer"),
          ("syncconf_s", "syncconf, one peer differs"),
          ("key_s", "new private key"),
-         ("dump_s", "dump"), ("del_s", "ip link del"),
+         ("dump_s", "dump"), ("del_s", "del request"),
          ("freed_s", "del until memory freed")]
 PER_PEER = [("setconf_s", "setconf"), ("syncconf_s", "syncconf"),
             ("key_s", "new key"), ("dump_s", "dump"), ("del_s", "del")]
@@ -423,12 +469,13 @@ def growth(pp, base):
         pp[big][k] is not None else None for k in pp[base]}}
 
 
-RATIOS = ("setconf_s", "set_s", "syncconf_s", "key_s", "dump_s", "del_s",
-          "mem_kib_total", "setconf_cpu_s", "syncconf_cpu_s", "key_cpu_s",
+RATIOS = ("setconf_s", "set_s", "set_req_us", "syncconf_s", "key_s",
+          "dump_s", "del_s", "mem_kib_total", "setconf_cpu_s", "syncconf_cpu_s", "key_cpu_s",
           "dump_cpu_s")
 
 
-TIMED = ("setconf_s", "set_s", "syncconf_s", "key_s", "dump_s", "del_s")
+TIMED = ("setconf_s", "set_s", "set_req_us", "syncconf_s", "key_s",
+         "dump_s", "del_s")
 
 
 def ratios(r, w):
@@ -556,9 +603,24 @@ def md_faults(recs):
     return out
 
 
+def md_requests(recs):
+    """The kernel's part alone: set and del as requests from the
+    bench's own process."""
+    out = ["| N | device | set request µs (median) | quartiles µs | "
+           "del request ms |", "|---:|---|---:|---|---:|"]
+    for (impl, n), r in ok_in_order(recs):
+        if "set_req_us" not in r:
+            return []
+        out.append(f"| {n:,} | {LABELS.get(impl, impl)} | "
+                   f"{fmt(r['set_req_us'])} | {fmt(r['set_req_q1_us'])}-"
+                   f"{fmt(r['set_req_q3_us'])} | "
+                   f"{fmt(r['del_s'] * 1e3)} |")
+    return out
+
+
 def md_ratios(s):
     cols = [("setconf_s", "setconf"), ("set_s", "set"),
-            ("syncconf_s", "syncconf"), ("key_s", "new key"),
+            ("set_req_us", "set request"), ("syncconf_s", "syncconf"), ("key_s", "new key"),
             ("dump_s", "dump"), ("del_s", "del"),
             ("mem_kib_total", "kernel memory"),
             ("setconf_cpu_s", "setconf CPU"),
@@ -603,7 +665,8 @@ def markdown(meta, host, recs):
            + ", ".join(f"{n:,}" for n in sm.get("n", [])) +
            "; each peer with a random public key, its own /32 and /128, "
            "no endpoint; one device at a time (scale0, the guest's own "
-           "namespace); times from the tool's start to its exit (UML: "
+           "namespace); times from the tool's start to its exit but for the "
+           "requests and del (UML: "
            "each process start costs milliseconds, so N = 1 is that cost)"
            + (" -- SMOKE RUN, not figures" if meta.get("smoke") else "")]
     if host:
@@ -630,7 +693,9 @@ def markdown(meta, host, recs):
                "memory: /proc/meminfo Slab + Percpu + VmallocUsed after "
                "setconf (and 1 s to settle) minus before the device was "
                "made, so it holds the device's own; \"beyond N = 1\": "
-               "(memory at N - at N = 1) / (N - 1), the peers' own\n")
+               "(memory at N - at N = 1) / (N - 1), the peers' own; "
+               "del: RTM_DELLINK from the bench's own process, no tool "
+               "start in it\n")
     s = summary(recs, st)
     if recs:    # part devices ran
         out += md_figures(recs) + [""] + md_per_peer(recs, s) + [""]
@@ -638,7 +703,8 @@ def markdown(meta, host, recs):
     if cpu:
         out += ["CPU time of the tool's process (user + system, with the "
                 "kernel's work in its system calls; getrusage of the "
-                "children), per peer:\n"] + cpu + [""]
+                "children; del: the bench's own process in its request), per "
+                "peer:\n"] + cpu + [""]
     faults = md_faults(recs) if recs else []
     if faults:
         out += ["Page faults of the tool's process (minor + major, "
@@ -647,6 +713,16 @@ def markdown(meta, host, recs):
                 "(about 130 µs for an anonymous page in the bench "
                 "kernel), where a real kernel takes well under a "
                 "microsecond:\n"] + faults + [""]
+    reqs = md_requests(recs) if recs else []
+    if reqs:
+        out += ["The kernel's part alone: set as the same change sent "
+                f"{scale_req.REQ_REPEATS} times from the bench's own "
+                "process, each timed from the send to its ack (the peer's "
+                "addresses alternating between two variants, so every "
+                "request changes the trie), the median of the rounds' "
+                "medians; del as RTM_DELLINK from that process, to its "
+                "ack (the device's destructor runs before it):\n"] + \
+            reqs + [""]
     if s["noise/wg"]:
         out += ["noise / WireGuard (below 1.0: ours takes less time or "
                 "memory):\n"] + md_ratios(s) + [""]
