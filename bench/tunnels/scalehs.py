@@ -11,7 +11,9 @@ initiations for every N) and N - 256 random public keys (no allowed IPs,
 no endpoint). One flood of --hs-seconds at --hs-window unanswered (below
 the under-load threshold) from tbA, as in row "hsrate" (hsrate.flood,
 hsrate.one_flood; a fresh device per flood, --scale-hs-rounds floods per
-(N, responder), the median taken). Responders:
+(N, responder), the median taken; each round at an N floods every
+responder once, so a spell of the host's other work does not fall on one
+responder's floods alone). Responders:
 
 - wg: the kernel's WireGuard (its peers found by decrypting the static key
   and looking it up in its peer hash table);
@@ -152,17 +154,37 @@ def make_keys(g, a):
     return out
 
 
-def at_n(g, a, base, row, keys, path, n, flooder):
-    """The floods of one (N, responder): a fresh device of N peers each."""
-    keys.extra = [hs.b64(os.urandom(32)) for _ in range(n - INITIATORS)]
-    runs = []
+def at_n(g, a, base, order, keys, n, flooder):
+    """The floods at one N, a fresh device of N peers each, one
+    "scale_hs" record per responder: round i floods each responder once,
+    in @order turned by i, so that a spell of the host's other work
+    slows a flood of each rather than all of one responder's."""
+    for row in order:   # wg and noise-wg share their keys, so the peers
+        keys[row][0].extra = [hs.b64(os.urandom(32))
+                              for _ in range(n - INITIATORS)]
+    runs = {row: [] for row in order}
+    t0 = time.monotonic()
     for i in range(a.scale_hs_rounds):
-        t = time.monotonic()
-        r = hs.one_flood(g, dict(base, n=n), row, keys, a.scratch, flooder,
-                         path, a.hs_count, a.hs_seconds, a.hs_window, i)
-        r["with_setup_s"] = time.monotonic() - t
-        runs.append(r)
-    keys.extra = ()
+        k = i % len(order)
+        for row in order[k:] + order[:k]:
+            t = time.monotonic()
+            proto = KK if row == "noise-kk" else hs.PROTOCOL
+            r = hs.one_flood(g, dict(base, n=n, protocol=proto), row,
+                             keys[row][0], a.scratch, flooder, keys[row][1],
+                             a.hs_count, a.hs_seconds, a.hs_window, i)
+            r["with_setup_s"] = time.monotonic() - t
+            runs[row].append(r)
+    for row in order:
+        keys[row][0].extra = ()
+        proto = KK if row == "noise-kk" else hs.PROTOCOL
+        rec = combine_cell(runs[row])
+        g.emit(**base, row=row, n=n, protocol=proto, **rec)
+        g.log(f"scale hs: N={n} {row}: {rec.get('completed_per_s')} /s")
+    g.log(f"scale hs: N={n}: {time.monotonic() - t0:.1f} s")
+
+
+def combine_cell(runs):
+    """One responder's floods at one N as one record."""
     out = hs.combine(runs)
     out["with_setup_s"] = [r["with_setup_s"] for r in runs]
     drops = {}
@@ -194,14 +216,8 @@ def run_rows(g, a, ns):
     keys = make_keys(g, a)
     for j, n in enumerate(hn):
         # The responders' order turns at each N (host load drifts).
-        for row in ROWS if j % 2 == 0 else ROWS[::-1]:
-            t = time.monotonic()
-            proto = KK if row == "noise-kk" else hs.PROTOCOL
-            rec = at_n(g, a, dict(base, protocol=proto), row, *keys[row], n,
-                       flooder)
-            g.emit(**base, row=row, n=n, protocol=proto, **rec)
-            g.log(f"scale hs: N={n} {row}: {rec.get('completed_per_s')} /s "
-                  f"({time.monotonic() - t:.1f} s)")
+        at_n(g, a, base, ROWS if j % 2 == 0 else ROWS[::-1], keys, n,
+             flooder)
 
 
 # ------------------------------------------------------------ the report
