@@ -46,7 +46,6 @@ import base64
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
 
@@ -130,29 +129,15 @@ def children_cpu():
     return children_usage()[0]
 
 
-def run_quiet(g, cmd, timeout):
-    """@cmd with its output thrown away (/dev/null): a dump's megabytes
-    read from a pipe would have this process decode and keep them on the
-    guest's one CPU while the tool runs, in the tool's time."""
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise g.Failed(f"timed out after {timeout}s: {' '.join(cmd)}")
-    if p.returncode:
-        raise g.Failed(f"{' '.join(cmd)}: exit {p.returncode}: "
-                       f"{p.stderr.strip()}")
-    return p
-
-
 def timed(g, cmd, timeout, rec=None, name=None, quiet=False):
-    """Run @cmd (@quiet: run_quiet()); its wall time, and into @rec its
-    CPU time (user + system, the kernel's work in its system calls
+    """Run @cmd (@quiet: its output into /dev/null: a dump's megabytes
+    read from a pipe would have this process decode and keep them on the
+    guest's one CPU while the tool runs, in the tool's time); its wall
+    time, and into @rec its CPU time (user + system, the kernel's work in its system calls
     included) as name_s, name_cpu_s, and its page faults (minor + major)
     as name_faults."""
     (c, f), t = children_usage(), time.monotonic()
-    p = run_quiet(g, cmd, timeout) if quiet else g.run(cmd, timeout=timeout)
+    p = g.run(cmd, timeout=timeout, quiet=quiet)
     wall = time.monotonic() - t
     if rec is not None:
         c1, f1 = children_usage()

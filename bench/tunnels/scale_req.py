@@ -78,26 +78,6 @@ def noise_set(dev, key, ips):
     return [["DEVICE_IFNAME", {"str": dev}], ["DEVICE_PEER", peer]]
 
 
-def ack(s, buf, seq, what):
-    """Wait for @seq's ack on socket @s, read into @buf (a buffer made
-    once: a new one per answer would cost the process an mmap and page
-    faults, under UML many times the kernel's work being timed); an
-    error answer raises."""
-    while True:
-        n = s.recv_into(buf)
-        off = 0
-        while off + 20 <= n:
-            mlen, mtype, mflags, mseq, _ = struct.unpack_from("=IHHII", buf,
-                                                               off)
-            if mseq == seq and mtype == nl.NLMSG_ERROR:
-                info = nl.parse_error(bytes(buf[off + 16:off + mlen]), mflags)
-                if info["errno"]:
-                    raise OSError(info["errno"], f"{what}: " + info.get(
-                        "msg", os.strerror(info["errno"])))
-                return
-            off += max((mlen + 3) & ~3, 16)
-
-
 def set_figures(kind, dev, key, variants):
     """Time REQ_REPEATS set requests for the peer of @key, its allowed
     IPs @variants[1], @variants[0] in turn (ending on @variants[0]):
@@ -110,13 +90,13 @@ def set_figures(kind, dev, key, variants):
         fam, version, cmd, build = (sock.family(nl.C["NOISE_FAMILY_NAME"]),
                                     1, nl.C["NOISE_CMD_SET_DEVICE"], noise_set)
     bodies = [nl.encode(build(dev, key, prefixes(v))) for v in variants]
-    buf, times = bytearray(65536), []
+    times = []
     for i in range(REQ_REPEATS):
         body = bodies[(REQ_REPEATS - 1 - i) % 2]
         t = time.perf_counter()
         seq = sock.send(fam, nl.NLM_F_REQUEST | nl.NLM_F_ACK, cmd, body,
                         version)
-        ack(sock.s, buf, seq, "set request")
+        nl.ack(sock, seq, "set request")
         times.append(time.perf_counter() - t)
     sock.s.close()
     q = statistics.quantiles(times, n=4)
@@ -127,19 +107,15 @@ def set_figures(kind, dev, key, variants):
 def del_link(dev):
     """RTM_DELLINK of @dev by name: the seconds from the send to the
     ack."""
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
-                      socket.NETLINK_ROUTE)
-    s.bind((0, 0))
+    sock = nl.Netlink(socket.NETLINK_ROUTE)
     body = struct.pack("=BxHiII", socket.AF_UNSPEC, 0, 0, 0, 0) + \
         nl.nla(IFLA_IFNAME, dev.encode() + b"\0")
-    msg = struct.pack("=IHHII", 16 + len(body), RTM_DELLINK,
-                      nl.NLM_F_REQUEST | nl.NLM_F_ACK, 1, 0) + body
-    buf = bytearray(65536)
     t = time.perf_counter()
-    s.send(msg)
     try:
-        ack(s, buf, 1, f"RTM_DELLINK {dev}")
+        seq = sock.send_msg(RTM_DELLINK, nl.NLM_F_REQUEST | nl.NLM_F_ACK,
+                            body)
+        nl.ack(sock, seq, f"RTM_DELLINK {dev}")
     finally:
         wall = time.perf_counter() - t
-        s.close()
+        sock.s.close()
     return wall

@@ -179,29 +179,36 @@ def attrs(buf):
 
 
 class Netlink:
-    def __init__(self):
-        self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    def __init__(self, proto=NETLINK_GENERIC):
+        self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, proto)
         self.s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
         self.s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
         self.s.bind((0, 0))
         self.seq = 1
+        # One receive buffer for the socket's life: a new 1 MiB object
+        # per recv() costs the process an mmap and its page faults each
+        # time (under UML, trips through the host).
+        self.buf = bytearray(1 << 20)
+
+    def send_msg(self, mtype, flags, body):
+        """One netlink message of any family; its sequence number."""
+        self.seq += 1
+        self.s.send(struct.pack('=IHHII', 16 + len(body), mtype, flags, self.seq, 0) + body)
+        return self.seq
 
     def send(self, family, flags, cmd, payload, version=1):
-        self.seq += 1
-        body = struct.pack('=BBH', cmd, version, 0) + payload
-        msg = struct.pack('=IHHII', 16 + len(body), family, flags, self.seq, 0) + body
-        self.s.send(msg)
-        return self.seq
+        return self.send_msg(family, flags, struct.pack('=BBH', cmd, version, 0) + payload)
 
     def recv(self, seq):
         """Yields (type, flags, payload) of the answers to seq, up to DONE
         or an error/ack."""
         while True:
-            data = self.s.recv(1 << 20)
+            n = self.s.recv_into(self.buf)
+            data = memoryview(self.buf)[:n]
             off = 0
             while off + 16 <= len(data):
                 mlen, mtype, mflags, mseq, _ = struct.unpack_from('=IHHII', data, off)
-                payload = data[off + 16:off + mlen]
+                payload = bytes(data[off + 16:off + mlen])
                 off += (mlen + 3) & ~3
                 if mseq != seq:
                     continue
@@ -234,6 +241,20 @@ class Netlink:
         if fid is None:
             raise OSError(errno.ENOENT, 'no generic netlink family %s' % name)
         return fid
+
+
+def ack(nl, seq, what):
+    """Wait for seq's ack; an error answer raises OSError with the
+    extack message."""
+    for mtype, mflags, payload in nl.recv(seq):
+        if mtype != NLMSG_ERROR:
+            continue
+        info = parse_error(payload, mflags)
+        if info['errno']:
+            raise OSError(info['errno'], '%s: %s' % (
+                what, info.get('msg', os.strerror(info['errno']))))
+        return
+    raise OSError(errno.EPROTO, '%s: no ack' % what)
 
 
 def parse_error(payload, mflags):
