@@ -195,6 +195,73 @@ static void tt_refused(struct kunit *test)
 	}
 }
 
+static void tt_same_proto(struct kunit *test, const struct noise_tunnel_proto *a,
+			  const struct noise_tunnel_proto *b)
+{
+	KUNIT_EXPECT_STREQ(test, a->name, b->name);
+	KUNIT_EXPECT_EQ(test, a->info.num_msgs, b->info.num_msgs);
+	KUNIT_EXPECT_EQ(test, a->info.dh_len, b->info.dh_len);
+	KUNIT_EXPECT_MEMEQ(test, a->msg_len, b->msg_len, sizeof(a->msg_len));
+	KUNIT_EXPECT_MEMEQ(test, a->noise_len, b->noise_len, sizeof(a->noise_len));
+	KUNIT_EXPECT_EQ(test, a->max_msg_len, b->max_msg_len);
+	KUNIT_EXPECT_EQ(test, a->hinted, b->hinted);
+	KUNIT_EXPECT_EQ(test, a->overhead, b->overhead);
+	KUNIT_EXPECT_EQ(test, a->prologue_len, b->prologue_len);
+	KUNIT_EXPECT_MEMEQ(test, a->prologue, b->prologue, a->prologue_len);
+	KUNIT_EXPECT_PTR_EQ(test, a->framing, b->framing);
+}
+
+/* Exactly the tt_protos[] indexed by @kept are kept. */
+static void tt_expect_kept(struct kunit *test, const unsigned int *kept, unsigned int n)
+{
+	unsigned int i, j;
+	bool want;
+
+	for (i = 0; i < ARRAY_SIZE(tt_protos); i++) {
+		for (want = false, j = 0; j < n; j++)
+			want |= kept[j] == i;
+		KUNIT_EXPECT_EQ_MSG(test, noise_tunnel_protocol_cached(tt_protos[i].name), want,
+				    "%s", tt_protos[i].name);
+	}
+}
+
+/*
+ * The last NOISE_PROTO_CACHE_SIZE protocols parsed are kept: parsing one
+ * of them again gives what its calibration gave and moves it up; a name
+ * pushed out calibrates again; a refused name is not kept.
+ */
+static void tt_proto_cache(struct kunit *test)
+{
+	static const unsigned int kept1[] = { 0, 2, 3, 4, 5, 6, 7, 8 };
+	static const unsigned int kept2[] = { 0, 1, 2, 4, 5, 6, 7, 8 };
+	const unsigned int n = ARRAY_SIZE(tt_protos);
+	struct noise_tunnel_proto *a = kunit_kcalloc(test, 2, sizeof(*a), GFP_KERNEL);
+	unsigned int i;
+
+	static_assert(ARRAY_SIZE(tt_protos) == NOISE_PROTO_CACHE_SIZE + 1);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, noise_tunnel_protocol_parse(tt_protos[i].name, a, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, noise_tunnel_protocol_cached(tt_protos[0].name));
+	for (i = 1; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, noise_tunnel_protocol_cached(tt_protos[i].name));
+
+	/* 0 calibrates again (pushing 1 out), then comes from the cache. */
+	KUNIT_ASSERT_EQ(test, noise_tunnel_protocol_parse(tt_protos[0].name, &a[0], NULL), 0);
+	KUNIT_ASSERT_EQ(test, noise_tunnel_protocol_parse(tt_protos[0].name, &a[1], NULL), 0);
+	tt_same_proto(test, &a[0], &a[1]);
+	tt_expect_kept(test, kept1, ARRAY_SIZE(kept1));
+
+	/* 2, the oldest, used again moves up: 1 pushes 3 out instead. */
+	KUNIT_ASSERT_EQ(test, noise_tunnel_protocol_parse(tt_protos[2].name, a, NULL), 0);
+	KUNIT_ASSERT_EQ(test, noise_tunnel_protocol_parse(tt_protos[1].name, a, NULL), 0);
+	tt_expect_kept(test, kept2, ARRAY_SIZE(kept2));
+
+	KUNIT_EXPECT_EQ(test, noise_tunnel_protocol_parse("Noise_NN_25519_ChaChaPoly_BLAKE2s",
+							  a, NULL), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, noise_tunnel_protocol_cached("Noise_NN_25519_ChaChaPoly_BLAKE2s"));
+}
+
 static struct kunit_case tt_cases[] = {
 	KUNIT_CASE_PARAM(tt_lengths, tt_proto_gen_params),
 	KUNIT_CASE_PARAM(tt_handshake_lengths, tt_proto_gen_params),
@@ -202,6 +269,7 @@ static struct kunit_case tt_cases[] = {
 	KUNIT_CASE_PARAM(tt_cookie_transport, tt_proto_gen_params),
 	KUNIT_CASE_PARAM(tt_bad_type_version, tt_proto_gen_params),
 	KUNIT_CASE(tt_refused),
+	KUNIT_CASE(tt_proto_cache),
 	{}
 };
 

@@ -9,6 +9,7 @@
  */
 
 #include <linux/ipv6.h>
+#include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -223,13 +224,90 @@ static void noise_proto_prologue(struct noise_tunnel_proto *p)
 	p->prologue_len = pre + 1 + n;
 }
 
+/*
+ * The protocols calibrated last, most recent first. What the tunnel needs
+ * of a protocol depends on its name alone (and on this module's engine),
+ * so making a device (its default protocol) or setting a protocol met
+ * recently copies the result instead of running another calibration
+ * handshake. Only names that calibrated are kept; a few entries cover the
+ * protocols a host runs, and a name not among them calibrates again.
+ */
+static struct noise_tunnel_proto noise_proto_cache[NOISE_PROTO_CACHE_SIZE];
+static unsigned int noise_proto_cache_len;
+static DEFINE_MUTEX(noise_proto_cache_lock);
+
+/* Moves entry @i to the front, @n entries being in use after the move. */
+static void noise_proto_cache_front(unsigned int i, unsigned int n,
+				    const struct noise_tunnel_proto *p)
+{
+	struct noise_tunnel_proto *c = noise_proto_cache;
+
+	lockdep_assert_held(&noise_proto_cache_lock);
+	memmove(&c[1], &c[0], min(i, n - 1) * sizeof(*c));
+	c[0] = *p;
+	noise_proto_cache_len = n;
+}
+
+static bool noise_proto_cache_get(const char *name, struct noise_tunnel_proto *p)
+{
+	unsigned int i;
+	bool hit = false;
+
+	mutex_lock(&noise_proto_cache_lock);
+	for (i = 0; i < noise_proto_cache_len; i++) {
+		if (!strcmp(noise_proto_cache[i].name, name)) {
+			*p = noise_proto_cache[i];
+			noise_proto_cache_front(i, noise_proto_cache_len, p);
+			hit = true;
+			break;
+		}
+	}
+	mutex_unlock(&noise_proto_cache_lock);
+	return hit;
+}
+
+static void noise_proto_cache_put(const struct noise_tunnel_proto *p)
+{
+	unsigned int i, n;
+
+	mutex_lock(&noise_proto_cache_lock);
+	for (i = 0; i < noise_proto_cache_len; i++)
+		if (!strcmp(noise_proto_cache[i].name, p->name))
+			break;
+	/* A name met again moves up; a new one pushes the last out. */
+	n = noise_proto_cache_len + (i == noise_proto_cache_len);
+	noise_proto_cache_front(i, min_t(unsigned int, n, NOISE_PROTO_CACHE_SIZE), p);
+	mutex_unlock(&noise_proto_cache_lock);
+}
+
+/**
+ * noise_tunnel_protocol_cached() - would parsing @name skip the calibration?
+ * @name: a protocol name as configured.
+ *
+ * Context: process, may sleep.
+ * Return: true while @name's calibration is kept.
+ */
+bool noise_tunnel_protocol_cached(const char *name)
+{
+	bool hit = false;
+	unsigned int i;
+
+	mutex_lock(&noise_proto_cache_lock);
+	for (i = 0; i < noise_proto_cache_len && !hit; i++)
+		hit = !strcmp(noise_proto_cache[i].name, name);
+	mutex_unlock(&noise_proto_cache_lock);
+	return hit;
+}
+EXPORT_SYMBOL_NS_GPL(noise_tunnel_protocol_cached, NOISE_INTERNAL);
+
 /**
  * noise_tunnel_protocol_parse() - everything the tunnel needs of a protocol.
  * @name: the protocol name.
  * @p: filled in.
  * @extack: where a refusal is explained.
  *
- * Runs one calibration handshake (a few DH operations).
+ * Runs one calibration handshake (a few DH operations) unless @name was
+ * calibrated recently.
  * Context: process, may sleep.
  * Return: 0 or -errno.
  */
@@ -243,6 +321,8 @@ int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 	err = noise_proto_check(name, &p->info, extack);
 	if (err)
 		return err;
+	if (noise_proto_cache_get(name, p))
+		return 0;
 	p->framing = noise_framing_by_name(name);
 	if (noise_pattern_of(p->framing ? p->framing->construction : name, pattern,
 			     sizeof(pattern)))
@@ -253,8 +333,11 @@ int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 		      sizeof(struct noise_msg_transport) + NOISE_TAG_LEN;
 	noise_proto_prologue(p);
 	err = noise_calibrate(p);
-	if (err)
+	if (err) {
 		NL_SET_ERR_MSG(extack, "the engine cannot run this protocol");
-	return err;
+		return err;
+	}
+	noise_proto_cache_put(p);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(noise_tunnel_protocol_parse, NOISE_INTERNAL);
