@@ -12,6 +12,9 @@ one config file of N peers (random public keys, each peer with its own
 /32 and /128, no endpoint, so nothing is sent), then, each timed from
 the tool's start to its exit:
 
+- create: the device made with RTM_NEWLINK from this process (nothing
+  configured), timed to its ack; ours sets its default protocol up
+  there;
 - setconf: the whole file (wg setconf / noisectl setconf);
 - set: one peer's allowed IPs changed (wg set / noisectl set);
 - syncconf: the file again with that change and one more peer's allowed
@@ -202,7 +205,7 @@ def one_device(g, impl, n, keys, priv, scratch, timeout, ips=peer_ips):
     rec = {}
     settle()
     m0 = meminfo()
-    g.run(["ip", "link", "add", DEV, "type", kind])
+    rec["create_s"] = scale_req.new_link(DEV, kind)
     try:
         timed(g, [ctl, "setconf", DEV, conf], timeout, rec, "setconf")
         settle()
@@ -454,13 +457,13 @@ def growth(pp, base):
         pp[big][k] is not None else None for k in pp[base]}}
 
 
-RATIOS = ("setconf_s", "set_s", "set_req_us", "syncconf_s", "key_s",
-          "dump_s", "del_s", "mem_kib_total", "setconf_cpu_s", "syncconf_cpu_s", "key_cpu_s",
-          "dump_cpu_s")
+RATIOS = ("create_s", "setconf_s", "set_s", "set_req_us", "syncconf_s",
+          "key_s", "dump_s", "del_s", "mem_kib_total", "setconf_cpu_s",
+          "syncconf_cpu_s", "key_cpu_s", "dump_cpu_s")
 
 
-TIMED = ("setconf_s", "set_s", "set_req_us", "syncconf_s", "key_s",
-         "dump_s", "del_s")
+TIMED = ("create_s", "setconf_s", "set_s", "set_req_us", "syncconf_s",
+         "key_s", "dump_s", "del_s")
 
 
 def ratios(r, w):
@@ -591,12 +594,13 @@ def md_faults(recs):
 def md_requests(recs):
     """The kernel's part alone: set and del as requests from the
     bench's own process."""
-    out = ["| N | device | set request µs (median) | quartiles µs | "
-           "del request ms |", "|---:|---|---:|---|---:|"]
+    out = ["| N | device | create request ms | set request µs (median) "
+           "| quartiles µs | del request ms |", "|---:|---|---:|---:|---|---:|"]
     for (impl, n), r in ok_in_order(recs):
         if "set_req_us" not in r:
             return []
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | "
+                   f"{fmt(r['create_s'] * 1e3 if 'create_s' in r else None)} | "
                    f"{fmt(r['set_req_us'])} | {fmt(r['set_req_q1_us'])}-"
                    f"{fmt(r['set_req_q3_us'])} | "
                    f"{fmt(r['del_s'] * 1e3)} |")
@@ -604,7 +608,7 @@ def md_requests(recs):
 
 
 def md_ratios(s):
-    cols = [("setconf_s", "setconf"), ("set_s", "set"),
+    cols = [("create_s", "create"), ("setconf_s", "setconf"), ("set_s", "set"),
             ("set_req_us", "set request"), ("syncconf_s", "syncconf"), ("key_s", "new key"),
             ("dump_s", "dump"), ("del_s", "del"),
             ("mem_kib_total", "kernel memory"),
@@ -700,7 +704,9 @@ def markdown(meta, host, recs):
                 "microsecond:\n"] + faults + [""]
     reqs = md_requests(recs) if recs else []
     if reqs:
-        out += ["The kernel's part alone: set as the same change sent "
+        out += ["The kernel's part alone: create as RTM_NEWLINK from the "
+                "bench's own process, timed to its ack (ours: with its "
+                "default protocol's setup); set as the same change sent "
                 f"{scale_req.REQ_REPEATS} times from the bench's own "
                 "process, each timed from the send to its ack (the peer's "
                 "addresses alternating between two variants, so every "

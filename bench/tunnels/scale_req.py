@@ -13,6 +13,9 @@ compare the two kernels:
   times, each timed from the send to its ack, the two variants of the
   peer's addresses in turn so that every request changes the trie; the
   last one leaves variant 1, where `set` left it;
+- create request: RTM_NEWLINK of the device (its kind, nothing else
+  configured), timed to its ack: for ours that includes its default
+  protocol's setup;
 - del request: RTM_DELLINK of the device, timed to its ack, which comes
   after the device's destructor has run (rtnl_unlock runs the unregister
   work before the ack is sent).
@@ -44,7 +47,9 @@ WGPEER_F_REPLACE_ALLOWEDIPS = 2
 WGALLOWEDIP_A_FAMILY, WGALLOWEDIP_A_IPADDR, WGALLOWEDIP_A_CIDR_MASK = 1, 2, 3
 
 # linux/rtnetlink.h, linux/if_link.h
-RTM_DELLINK, IFLA_IFNAME = 17, 3
+RTM_NEWLINK, RTM_DELLINK, IFLA_IFNAME, IFLA_LINKINFO = 16, 17, 3, 18
+IFLA_INFO_KIND = 1
+NLM_F_EXCL, NLM_F_CREATE = 0x200, 0x400
 
 
 def prefixes(text):
@@ -104,18 +109,30 @@ def set_figures(kind, dev, key, variants):
             "set_req_q1_us": q[0] * 1e6, "set_req_q3_us": q[2] * 1e6}
 
 
-def del_link(dev):
-    """RTM_DELLINK of @dev by name: the seconds from the send to the
-    ack."""
+def link_request(mtype, flags, dev, what, more=b""):
+    """An rtnetlink link request for @dev by name: the seconds from the
+    send to the ack."""
     sock = nl.Netlink(socket.NETLINK_ROUTE)
     body = struct.pack("=BxHiII", socket.AF_UNSPEC, 0, 0, 0, 0) + \
-        nl.nla(IFLA_IFNAME, dev.encode() + b"\0")
+        nl.nla(IFLA_IFNAME, dev.encode() + b"\0") + more
     t = time.perf_counter()
     try:
-        seq = sock.send_msg(RTM_DELLINK, nl.NLM_F_REQUEST | nl.NLM_F_ACK,
+        seq = sock.send_msg(mtype, nl.NLM_F_REQUEST | nl.NLM_F_ACK | flags,
                             body)
-        nl.ack(sock, seq, f"RTM_DELLINK {dev}")
+        nl.ack(sock, seq, f"{what} {dev}")
     finally:
         wall = time.perf_counter() - t
         sock.s.close()
     return wall
+
+
+def new_link(dev, kind):
+    """RTM_NEWLINK of a device @dev of @kind ("noise", "wireguard")."""
+    info = nl.nla(IFLA_INFO_KIND, kind.encode())
+    return link_request(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, dev,
+                        "RTM_NEWLINK", nl.nla(IFLA_LINKINFO, info, nested=True))
+
+
+def del_link(dev):
+    """RTM_DELLINK of @dev by name."""
+    return link_request(RTM_DELLINK, 0, dev, "RTM_DELLINK")
