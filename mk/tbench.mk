@@ -23,6 +23,11 @@
 # Writes $(BENCH_OUT)/scale.{log,md,json,png};
 # make bench runs it as the "scale" stage of bench/run, after "tunnels".
 #   SCALE_N="1 1000 10000 100000"  the peer counts (the default)
+#   TBENCH_ARGS="..."            guest options here too: --scale-parts hs,
+#                                --scale-hs-rounds N, ...
+#   TBENCH_PROFILE=1             the host's perf record of the boot: each
+#                                responder's CPU per handshake at each N,
+#                                the host's speed taken out
 BENCH_OUT ?= build/bench
 TBENCH_ROWS ?=
 TBENCH_ARGS ?=
@@ -47,10 +52,11 @@ bench-tunnels: $(if $(TBENCH_PROFILE),deps-profile,deps-bench)
 		$(if $(TBENCH_ROWS),-r $(TBENCH_ROWS)) $(if $(TBENCH_PROFILE),-p) \
 		-- $(TBENCH_ARGS)
 
-bench-scale: deps-bench
+bench-scale: $(if $(TBENCH_PROFILE),deps-profile,deps-bench)
 	NOISE_TBENCH_TIMEOUT=$${NOISE_SCALE_TIMEOUT:-5400} \
 	NOISE_UML_MEM=$${NOISE_UML_MEM:-2048M} \
 	bench/tunnels/run -o $(BENCH_OUT) $(if $(BENCH_KDIR),-k $(BENCH_KDIR)) \
-		-r scale -n scale -- $(if $(SCALE_N),--scale-n "$(SCALE_N)")
+		-r scale -n scale $(if $(TBENCH_PROFILE),-p) \
+		-- $(if $(SCALE_N),--scale-n "$(SCALE_N)") $(TBENCH_ARGS)
 
 .PHONY: bench-tunnels bench-scale

@@ -922,8 +922,9 @@ def combine(rs):
 
 
 def one_flood(g, base, row, keys, scratch, flooder, path, count, seconds,
-              window, rnd):
-    """One flood on a fresh responder; its record (also emitted alone)."""
+              window, rnd, mark=None):
+    """One flood on a fresh responder; its record (also emitted alone).
+    @mark: the flood's name in the --profile marks (default @row)."""
     impl = row[:-len("-over")] if row.endswith("-over") else row
     lens = (keys.msg_len, keys.resp_len) if isinstance(keys, NativeKeys) \
         else None
@@ -933,9 +934,9 @@ def one_flood(g, base, row, keys, scratch, flooder, path, count, seconds,
         g.log(f"hsrate: {row} responder, window {window}, round {rnd}")
         dev = responder_up(g, impl, keys, scratch)
         time.sleep(0.2)
-        g.profile_mark("start", row, rnd)
+        g.profile_mark("start", mark or row, rnd)
         r = flood(g, flooder, path, count, seconds, window, lens)
-        g.profile_mark("end", row, rnd, r["responses"])
+        g.profile_mark("end", mark or row, rnd, r["responses"])
         r["responder"] = responder_counters(g, impl, dev)
         ok = r["responses"] or (row.endswith("-over") and r["cookie_replies"])
         rec.update(status="ok" if ok else "failed", **r,

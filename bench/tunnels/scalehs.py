@@ -171,7 +171,8 @@ def at_n(g, a, base, order, keys, n, flooder):
             proto = KK if row == "noise-kk" else hs.PROTOCOL
             r = hs.one_flood(g, dict(base, n=n, protocol=proto), row,
                              keys[row][0], a.scratch, flooder, keys[row][1],
-                             a.hs_count, a.hs_seconds, a.hs_window, i)
+                             a.hs_count, a.hs_seconds, a.hs_window, i,
+                             mark=f"{row}@{n}")
             r["with_setup_s"] = time.monotonic() - t
             runs[row].append(r)
     for row in order:
