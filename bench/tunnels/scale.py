@@ -136,9 +136,9 @@ def timed(g, cmd, timeout, rec=None, name=None, quiet=False):
     """Run @cmd (@quiet: its output into /dev/null: a dump's megabytes
     read from a pipe would have this process decode and keep them on the
     guest's one CPU while the tool runs, in the tool's time); its wall
-    time, and into @rec its CPU time (user + system, the kernel's work in its system calls
-    included) as name_s, name_cpu_s, and its page faults (minor + major)
-    as name_faults."""
+    time, and into @rec its CPU time (user + system, the kernel's work
+    in its system calls included) as name_s, name_cpu_s, and its page
+    faults (minor + major) as name_faults."""
     (c, f), t = children_usage(), time.monotonic()
     p = g.run(cmd, timeout=timeout, quiet=quiet)
     wall = time.monotonic() - t
@@ -592,15 +592,17 @@ def md_faults(recs):
 
 
 def md_requests(recs):
-    """The kernel's part alone: set and del as requests from the
-    bench's own process."""
+    """The kernel's part alone: create, set and del as requests from
+    the bench's own process."""
     out = ["| N | device | create request ms | set request µs (median) "
-           "| quartiles µs | del request ms |", "|---:|---|---:|---:|---|---:|"]
+           "| quartiles µs | del request ms |",
+           "|---:|---|---:|---:|---|---:|"]
     for (impl, n), r in ok_in_order(recs):
         if "set_req_us" not in r:
             return []
         out.append(f"| {n:,} | {LABELS.get(impl, impl)} | "
-                   f"{fmt(r['create_s'] * 1e3 if 'create_s' in r else None)} | "
+                   f"{fmt(r['create_s'] * 1e3) if 'create_s' in r else '-'}"
+                   " | "
                    f"{fmt(r['set_req_us'])} | {fmt(r['set_req_q1_us'])}-"
                    f"{fmt(r['set_req_q3_us'])} | "
                    f"{fmt(r['del_s'] * 1e3)} |")
@@ -608,8 +610,9 @@ def md_requests(recs):
 
 
 def md_ratios(s):
-    cols = [("create_s", "create"), ("setconf_s", "setconf"), ("set_s", "set"),
-            ("set_req_us", "set request"), ("syncconf_s", "syncconf"), ("key_s", "new key"),
+    cols = [("create_s", "create"), ("setconf_s", "setconf"),
+            ("set_s", "set"), ("set_req_us", "set request"),
+            ("syncconf_s", "syncconf"), ("key_s", "new key"),
             ("dump_s", "dump"), ("del_s", "del"),
             ("mem_kib_total", "kernel memory"),
             ("setconf_cpu_s", "setconf CPU"),

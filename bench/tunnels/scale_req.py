@@ -130,7 +130,8 @@ def new_link(dev, kind):
     """RTM_NEWLINK of a device @dev of @kind ("noise", "wireguard")."""
     info = nl.nla(IFLA_INFO_KIND, kind.encode())
     return link_request(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, dev,
-                        "RTM_NEWLINK", nl.nla(IFLA_LINKINFO, info, nested=True))
+                        "RTM_NEWLINK",
+                        nl.nla(IFLA_LINKINFO, info, nested=True))
 
 
 def del_link(dev):

@@ -248,19 +248,29 @@ static void noise_proto_cache_front(unsigned int i, unsigned int n,
 	noise_proto_cache_len = n;
 }
 
+/* The index of @name among the kept entries, or noise_proto_cache_len. */
+static unsigned int noise_proto_cache_find(const char *name)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&noise_proto_cache_lock);
+	for (i = 0; i < noise_proto_cache_len; i++)
+		if (!strcmp(noise_proto_cache[i].name, name))
+			break;
+	return i;
+}
+
 static bool noise_proto_cache_get(const char *name, struct noise_tunnel_proto *p)
 {
 	unsigned int i;
-	bool hit = false;
+	bool hit;
 
 	mutex_lock(&noise_proto_cache_lock);
-	for (i = 0; i < noise_proto_cache_len; i++) {
-		if (!strcmp(noise_proto_cache[i].name, name)) {
-			*p = noise_proto_cache[i];
-			noise_proto_cache_front(i, noise_proto_cache_len, p);
-			hit = true;
-			break;
-		}
+	i = noise_proto_cache_find(name);
+	hit = i < noise_proto_cache_len;
+	if (hit) {
+		*p = noise_proto_cache[i];
+		noise_proto_cache_front(i, noise_proto_cache_len, p);
 	}
 	mutex_unlock(&noise_proto_cache_lock);
 	return hit;
@@ -271,9 +281,7 @@ static void noise_proto_cache_put(const struct noise_tunnel_proto *p)
 	unsigned int i, n;
 
 	mutex_lock(&noise_proto_cache_lock);
-	for (i = 0; i < noise_proto_cache_len; i++)
-		if (!strcmp(noise_proto_cache[i].name, p->name))
-			break;
+	i = noise_proto_cache_find(p->name);
 	/* A name met again moves up; a new one pushes the last out. */
 	n = noise_proto_cache_len + (i == noise_proto_cache_len);
 	noise_proto_cache_front(i, min_t(unsigned int, n, NOISE_PROTO_CACHE_SIZE), p);
@@ -289,12 +297,10 @@ static void noise_proto_cache_put(const struct noise_tunnel_proto *p)
  */
 bool noise_tunnel_protocol_cached(const char *name)
 {
-	bool hit = false;
-	unsigned int i;
+	bool hit;
 
 	mutex_lock(&noise_proto_cache_lock);
-	for (i = 0; i < noise_proto_cache_len && !hit; i++)
-		hit = !strcmp(noise_proto_cache[i].name, name);
+	hit = noise_proto_cache_find(name) < noise_proto_cache_len;
 	mutex_unlock(&noise_proto_cache_lock);
 	return hit;
 }
