@@ -4,7 +4,8 @@
  * and gcm(aes): allocation, nonce encoding, the synchronous operation with
  * an explicit nonce, Rekey, SetNonce, the atomic send counter and the usage
  * counts. One tfm per CipherState and a few requests for the synchronous
- * calls, allocated when the state is created; no allocation per message.
+ * calls, allocated when the state is created (or reused from the pool of
+ * retired states, cipher_pool.c); no allocation per message.
  * Synchronous operations wait for asynchronous drivers (crypto_wait_req)
  * and so may sleep. The handshake's CipherState is not this one: it uses
  * the crypto library (hs_cipher.c). The transport API is in transport.c.
@@ -141,27 +142,34 @@ struct noise_crypt_req *noise_req_alloc(u8 id, unsigned int cap, gfp_t gfp)
 	return noise_req_init(r, id, cap);
 }
 
-static void noise_cipher_destroy(struct noise_cipher *c)
+void noise_cipher_destroy(struct noise_cipher *c)
 {
 	crypto_free_aead(c->tfm);	/* frees the key with kfree_sensitive */
 	kfree_sensitive(c);		/* with its requests */
 }
 
-/* The state and its 1 + @nreqs requests in one allocation, after @tfm. */
-static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id,
-					       struct crypto_aead *tfm,
-					       unsigned int nreqs, gfp_t gfp)
+/* Bytes of a state of @tfm with 1 + @nreqs requests, as allocated. */
+size_t noise_cipher_size(struct crypto_aead *tfm, unsigned int nreqs)
+{
+	size_t head = ALIGN(sizeof(struct noise_cipher), CRYPTO_MINALIGN);
+	size_t stride = ALIGN(sizeof(struct noise_crypt_req) + crypto_aead_reqsize(tfm),
+			      CRYPTO_MINALIGN);
+
+	return head + (1 + nreqs) * stride;
+}
+
+/*
+ * Lay out zeroed state memory @c: cipher @id on @tfm, then 1 + @nreqs
+ * requests after the state (the stateful one first).
+ */
+void noise_cipher_layout(struct noise_cipher *c, enum noise_cipher_id id,
+			 struct crypto_aead *tfm, unsigned int nreqs)
 {
 	unsigned int i, reqsize = crypto_aead_reqsize(tfm);
 	size_t head = ALIGN(sizeof(struct noise_cipher), CRYPTO_MINALIGN);
 	size_t stride = ALIGN(sizeof(struct noise_crypt_req) + reqsize, CRYPTO_MINALIGN);
-	struct noise_cipher *c;
 	u8 *p;
 
-	c = kzalloc(head + (1 + nreqs) * stride, gfp);
-	if (!c)
-		return NULL;
-	atomic_inc(&noise_stat_kmallocs);
 	c->id = id;
 	c->tfm = tfm;
 	c->nreqs = nreqs;
@@ -174,6 +182,33 @@ static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id,
 		else
 			c->sreq = r;
 	}
+}
+
+/* A new state on a new transform; the key is not set yet. */
+static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id, gfp_t gfp)
+{
+	struct crypto_aead *tfm;
+	struct noise_cipher *c;
+	unsigned int nreqs;
+
+	tfm = crypto_alloc_aead(noise_aead_names[id], 0, 0);
+	if (IS_ERR(tfm))
+		return ERR_CAST(tfm);
+	atomic_inc(&noise_stat_tfms);
+	noise_note_reqsize(id, crypto_aead_reqsize(tfm));
+	nreqs = rounddown_pow_of_two(min_t(unsigned int, num_possible_cpus(),
+					   NOISE_SYNC_REQS));
+	c = kzalloc(noise_cipher_size(tfm, nreqs), gfp);
+	if (!c) {
+		crypto_free_aead(tfm);
+		return ERR_PTR(-ENOMEM);
+	}
+	atomic_inc(&noise_stat_kmallocs);
+	noise_cipher_layout(c, id, tfm, nreqs);
+	if (crypto_aead_setauthsize(tfm, NOISE_TAG_LEN)) {
+		noise_cipher_destroy(c);
+		return ERR_PTR(-EINVAL);
+	}
 	return c;
 }
 
@@ -185,9 +220,10 @@ static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id,
  *	allocates the transform with GFP_KERNEL whatever is asked, so @gfp
  *	must allow blocking (GFP_KERNEL); anything else is refused.
  *
- * Allocates one AEAD transform, then the state with its requests in one
- * allocation: one request for the stateful synchronous calls and up to
- * NOISE_SYNC_REQS (one per possible CPU, at most 4) for the synchronous
+ * Takes a retired state of @id from the pool (cipher_pool.c) and sets its
+ * key, or allocates one AEAD transform, then the state with its requests
+ * in one allocation: one request for the stateful synchronous calls and up
+ * to NOISE_SYNC_REQS (one per possible CPU, at most 4) for the synchronous
  * explicit-nonce calls.
  * Context: process context, may sleep.
  * Return: the state, ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL) (bad @id, a key
@@ -196,48 +232,37 @@ static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id,
 struct noise_cipher *noise_cipher_new(enum noise_cipher_id id, const u8 *key,
 				      gfp_t gfp)
 {
-	struct crypto_aead *tfm;
 	struct noise_cipher *c;
-	unsigned int nreqs;
-	int err;
 
 	if (id >= NOISE_CIPHER_COUNT || !gfpflags_allow_blocking(gfp))
 		return ERR_PTR(-EINVAL);
-	tfm = crypto_alloc_aead(noise_aead_names[id], 0, 0);
-	if (IS_ERR(tfm))
-		return ERR_CAST(tfm);
-	atomic_inc(&noise_stat_tfms);
-	noise_note_reqsize(id, crypto_aead_reqsize(tfm));
-	nreqs = rounddown_pow_of_two(min_t(unsigned int, num_possible_cpus(),
-					   NOISE_SYNC_REQS));
-	c = noise_cipher_alloc(id, tfm, nreqs, gfp);
-	if (!c) {
-		crypto_free_aead(tfm);
-		return ERR_PTR(-ENOMEM);
-	}
-	err = crypto_aead_setauthsize(tfm, NOISE_TAG_LEN);
-	if (!err)
-		err = crypto_aead_setkey(tfm, key, NOISE_KEY_LEN);
-	if (err) {
+	c = noise_cipher_pool_get(id);
+	if (!c)
+		c = noise_cipher_alloc(id, gfp);
+	if (IS_ERR(c))
+		return c;
+	if (crypto_aead_setkey(c->tfm, key, NOISE_KEY_LEN)) {
 		noise_cipher_destroy(c);
 		return ERR_PTR(-EINVAL);
 	}
-	c->sync_alg = !(crypto_aead_alg(tfm)->base.cra_flags & CRYPTO_ALG_ASYNC);
+	c->sync_alg = !(crypto_aead_alg(c->tfm)->base.cra_flags & CRYPTO_ALG_ASYNC);
 	return c;
 }
 EXPORT_SYMBOL_GPL(noise_cipher_new);
 
 /**
- * noise_cipher_free() - destroy a cipher state; the key is wiped.
+ * noise_cipher_free() - retire a cipher state; the key is wiped.
  * @c: the state, or NULL. No operation may be in flight on it.
  *
- * Context: process context, may sleep (the crypto API frees the
+ * The state goes back to the pool with its transform re-keyed to zeros and
+ * everything else wiped (cipher_pool.c), or, with the pool full, is freed.
+ * Context: process context, may sleep (setkey, or the crypto API frees the
  * transform, and a driver's exit may sleep).
  */
 void noise_cipher_free(struct noise_cipher *c)
 {
 	might_sleep();
-	if (c)
+	if (c && !noise_cipher_pool_put(c))
 		noise_cipher_destroy(c);
 }
 EXPORT_SYMBOL_GPL(noise_cipher_free);

@@ -56,6 +56,7 @@ struct noise_crypt_req {
  *	serializes those, so it needs no claiming).
  * @reqs: the requests of the synchronous explicit-nonce calls.
  * @scratch: Rekey's input and output (heap memory for the scatterlist).
+ * @pool_next: the next retired state while this one is in the pool.
  */
 struct noise_cipher {
 	struct crypto_aead *tfm;
@@ -67,6 +68,7 @@ struct noise_cipher {
 	struct noise_crypt_req *sreq;
 	struct noise_crypt_req *reqs[NOISE_SYNC_REQS];
 	u8 scratch[NOISE_KEY_LEN + NOISE_TAG_LEN];
+	struct noise_cipher *pool_next;
 };
 
 int noise_aead_probe(void);
@@ -80,5 +82,14 @@ int noise_crypt_sync(struct noise_cipher *c, bool stateful, bool enc,
 		     struct scatterlist *src, struct scatterlist *dst,
 		     unsigned int ad_len, unsigned int len, u64 n);
 unsigned int noise_aead_reqsize(u8 id);
+size_t noise_cipher_size(struct crypto_aead *tfm, unsigned int nreqs);
+void noise_cipher_layout(struct noise_cipher *c, enum noise_cipher_id id,
+			 struct crypto_aead *tfm, unsigned int nreqs);
+void noise_cipher_destroy(struct noise_cipher *c);
+
+/* The pool of retired states (cipher_pool.c). */
+struct noise_cipher *noise_cipher_pool_get(enum noise_cipher_id id);
+bool noise_cipher_pool_put(struct noise_cipher *c);
+void noise_cipher_pool_drain(void);
 
 #endif /* _NOISE_CIPHER_H */

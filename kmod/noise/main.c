@@ -61,6 +61,7 @@ static void __exit noise_exit(void)
 {
 	noise_tunnel_exit();
 	debugfs_remove_recursive(noise_debugfs);
+	noise_cipher_pool_drain();
 	noise_hash_free_tfms();
 }
 

@@ -45,9 +45,20 @@ int noise_handshake_set_kem_seed_for_testing(struct noise_handshake *hs,
 /*
  * Allocations made by the engine since load: every kmalloc (handshake
  * states, cipher states, requests) and every crypto transform
- * (crypto_alloc_*). For the KUnit allocation count; cipher.c.
+ * (crypto_alloc_*); and the cipher states taken from the pool of retired
+ * ones instead. For the KUnit allocation count; cipher.c, cipher_pool.c.
  */
 extern atomic_t noise_stat_kmallocs;
 extern atomic_t noise_stat_tfms;
+extern atomic_t noise_stat_reuses;
+
+/*
+ * Retired transport cipher states the engine keeps for cipher @id (at most
+ * NOISE_CIPHER_POOL_MAX), and the transform of the one noise_cipher_new()
+ * takes next (cipher_pool.c).
+ */
+#define NOISE_CIPHER_POOL_MAX 64
+struct crypto_aead;
+unsigned int noise_cipher_pooled(enum noise_cipher_id id, struct crypto_aead **next);
 
 #endif /* _NOISE_INTERNAL_H */

@@ -413,7 +413,7 @@ static void et_low_order_25519(struct kunit *test)
 	noise_handshake_free(hs);
 }
 
-/* One AEAD operation done directly with the crypto API. */
+/* One AEAD operation done directly with the crypto API; @key NULL: as set. */
 static int et_aead(struct crypto_aead *tfm, const u8 *key, u8 id, u64 n, u8 *buf,
 		   unsigned int len)
 {
@@ -427,7 +427,7 @@ static int et_aead(struct crypto_aead *tfm, const u8 *key, u8 id, u64 n, u8 *buf
 		put_unaligned_le64(n, iv + 4);
 	else
 		put_unaligned_be64(n, iv + 4);
-	err = crypto_aead_setkey(tfm, key, NOISE_KEY_LEN);
+	err = key ? crypto_aead_setkey(tfm, key, NOISE_KEY_LEN) : 0;
 	if (err)
 		return err;
 	req = aead_request_alloc(tfm, GFP_KERNEL);
@@ -506,6 +506,83 @@ static void et_rekey_nonce(struct kunit *test)
 	}
 	memzero_explicit(key, sizeof(key));
 	memzero_explicit(key2, sizeof(key2));
+}
+
+/*
+ * A freed cipher state is kept with its key wiped: its transform encrypts
+ * as the all-zero key does. The next state of its cipher takes it, keyed
+ * anew, with n = 0 and zero counts. Past its maximum the pool frees.
+ */
+static void et_cipher_pool_one(struct kunit *test, u8 id, struct crypto_aead *ref,
+			       u8 *a, u8 *b)
+{
+	static const u8 zeros[NOISE_KEY_LEN];
+	struct noise_cipher *hold, *c, *d;
+	struct crypto_aead *next;
+	u8 key[NOISE_KEY_LEN];
+	unsigned int n;
+
+	get_random_bytes(key, sizeof(key));
+	/* Taking one leaves room for one more. */
+	hold = noise_cipher_new(id, key, GFP_KERNEL);
+	c = noise_cipher_new(id, key, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold) || IS_ERR(c));
+	noise_cipher_set_nonce(c, 7);
+	memset(a, 0, 64);
+	KUNIT_EXPECT_EQ(test, noise_cipher_encrypt(c, NULL, 0, a, 16), 0);
+	n = noise_cipher_pooled(id, NULL);
+	noise_cipher_free(c);
+	KUNIT_EXPECT_EQ(test, noise_cipher_pooled(id, &next), n + 1);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	memset(a, 0, 64);
+	memset(b, 0, 64);
+	KUNIT_EXPECT_EQ(test, et_aead(next, NULL, id, 3, a, 16), 0);
+	KUNIT_EXPECT_EQ(test, et_aead(ref, zeros, id, 3, b, 16), 0);
+	KUNIT_EXPECT_MEMEQ_MSG(test, a, b, 16 + NOISE_TAG_LEN, "cipher %u: key not wiped", id);
+
+	get_random_bytes(key, sizeof(key));
+	d = noise_cipher_new(id, key, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d));
+	KUNIT_EXPECT_PTR_EQ(test, d, c);
+	KUNIT_EXPECT_EQ(test, noise_cipher_pooled(id, NULL), n);
+	KUNIT_EXPECT_EQ(test, noise_cipher_nonce(d), 0ULL);
+	KUNIT_EXPECT_EQ(test, noise_cipher_messages_sent(d), 0ULL);
+	KUNIT_EXPECT_EQ(test, noise_cipher_messages_received(d), 0ULL);
+	memset(a, 0, 64);
+	memset(b, 0, 64);
+	KUNIT_EXPECT_EQ(test, noise_cipher_encrypt(d, NULL, 0, a, 16), 0);
+	KUNIT_EXPECT_EQ(test, et_aead(ref, key, id, 0, b, 16), 0);
+	KUNIT_EXPECT_MEMEQ(test, a, b, 16 + NOISE_TAG_LEN);
+	noise_cipher_free(d);
+	noise_cipher_free(hold);
+	memzero_explicit(key, sizeof(key));
+}
+
+static void et_cipher_pool(struct kunit *test)
+{
+	struct noise_cipher **many;
+	u8 key[NOISE_KEY_LEN] = {};
+	u8 *a = kunit_kzalloc(test, 64, GFP_KERNEL);
+	u8 *b = kunit_kzalloc(test, 64, GFP_KERNEL);
+	unsigned int i;
+	u8 id;
+
+	many = kunit_kcalloc(test, NOISE_CIPHER_POOL_MAX + 1, sizeof(*many), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, a && b && many);
+	for (id = 0; id < NOISE_CIPHER_COUNT; id++) {
+		struct crypto_aead *ref = crypto_alloc_aead(et_aead_names[id], 0, 0);
+
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ref));
+		et_cipher_pool_one(test, id, ref, a, b);
+		crypto_free_aead(ref);
+		for (i = 0; i <= NOISE_CIPHER_POOL_MAX; i++) {
+			many[i] = noise_cipher_new(id, key, GFP_KERNEL);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(many[i]));
+		}
+		for (i = 0; i <= NOISE_CIPHER_POOL_MAX; i++)
+			noise_cipher_free(many[i]);
+		KUNIT_EXPECT_EQ(test, noise_cipher_pooled(id, NULL), NOISE_CIPHER_POOL_MAX);
+	}
 }
 
 /* A failed decryption changes nothing; explicit nonces out of order. */
@@ -870,6 +947,7 @@ static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_low_order_25519),
 	KUNIT_CASE(et_low_order_448),
 	KUNIT_CASE(et_rekey_nonce),
+	KUNIT_CASE(et_cipher_pool),
 	KUNIT_CASE(et_transport_state),
 	KUNIT_CASE(et_multi_psk),
 	KUNIT_CASE(et_sg_async),

@@ -725,8 +725,9 @@ EXPORT_SYMBOL_NS_GPL(noise_index_lookup, NOISE_INTERNAL);
  * A keypair goes in two steps. Its RCU callback (softirq) only puts it on
  * a list: readers on the data path may have held it until then. A work
  * item then frees the list in process context, where noise_cipher_free()
- * may sleep (the crypto API frees the transforms, and a driver's exit may
- * sleep). noise_keypair_free_flush() waits for both steps.
+ * may sleep (setkey wipes a state kept for reuse, or the crypto API frees
+ * the transforms, and a driver's exit may sleep).
+ * noise_keypair_free_flush() waits for both steps.
  */
 static LLIST_HEAD(noise_keypair_free_list);
 
