@@ -320,16 +320,14 @@ static int noise_hs_load_keys(struct noise_handshake *hs,
 	return 0;
 }
 
-/* Prologue, then the pre-message keys, the initiator's first (5.3). */
-static void noise_hs_mix_premessages(struct noise_handshake *hs,
-				     const struct noise_keys *keys)
+/* The pre-message keys, the initiator's first (5.3), after the prologue. */
+static void noise_hs_mix_premessages(struct noise_handshake *hs)
 {
 	const struct noise_pattern *p = &hs->proto.pattern;
 	unsigned int dhlen = noise_hs_dhlen(hs);
 	struct noise_symmetric *ss = &hs->v.ss;
 	int side, i;
 
-	noise_mix_hash(ss, keys->prologue, keys->prologue_len);
 	for (side = 0; side < 2; side++) {
 		bool mine = side == hs->role;
 
@@ -348,7 +346,24 @@ static void noise_hs_mix_premessages(struct noise_handshake *hs,
 	}
 }
 
+/* What struct noise_handshake_template holds. */
+struct noise_hs_template {
+	struct noise_protocol proto;
+	u8 h[NOISE_MAX_HASHLEN];
+	u8 ck[NOISE_MAX_HASHLEN];
+};
+
+static_assert(sizeof(struct noise_hs_template) <= sizeof(struct noise_handshake_template));
+static_assert(__alignof__(struct noise_hs_template) <=
+	      __alignof__(struct noise_handshake_template));
+
+/*
+ * A new handshake of @proto: its SymmetricState from @tp (the name and
+ * the prologue done, @keys->prologue unused) or, @tp NULL, from the name
+ * and @keys->prologue; then the pre-messages.
+ */
 static struct noise_handshake *noise_hs_create(const struct noise_protocol *proto,
+					       const struct noise_hs_template *tp,
 					       enum noise_role role,
 					       const struct noise_keys *keys,
 					       gfp_t gfp)
@@ -374,8 +389,13 @@ static struct noise_handshake *noise_hs_create(const struct noise_protocol *prot
 		noise_handshake_free(hs);
 		return ERR_PTR(err);
 	}
-	noise_symmetric_init(&hs->v.ss, &hs->proto);
-	noise_hs_mix_premessages(hs, keys);
+	if (tp) {
+		noise_symmetric_init_at(&hs->v.ss, &hs->proto, tp->h, tp->ck);
+	} else {
+		noise_symmetric_init(&hs->v.ss, &hs->proto);
+		noise_mix_hash(&hs->v.ss, keys->prologue, keys->prologue_len);
+	}
+	noise_hs_mix_premessages(hs);
 	return hs;
 }
 
@@ -421,9 +441,74 @@ struct noise_handshake *noise_handshake_new(const char *name, enum noise_role ro
 	err = noise_hs_parse(&proto, name);
 	if (err)
 		return ERR_PTR(err);
-	return noise_hs_create(&proto, role, keys, gfp);
+	return noise_hs_create(&proto, NULL, role, keys, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_new);
+
+/**
+ * noise_handshake_template_init() - parse a protocol name once, and the
+ *	start of its handshakes with a prologue.
+ * @t: filled in (left zeroed on error, which noise_handshake_new_from()
+ *	refuses).
+ * @name: the protocol name, as for noise_handshake_new().
+ * @prologue: the prologue every handshake made from @t uses.
+ * @prologue_len: its length.
+ *
+ * InitializeSymmetric(name) and MixHash(prologue) of section 5.3, done
+ * here once instead of in every handshake; a responder that answers many
+ * initiations saves the parse and up to three hash compressions each.
+ * Context: any; no allocation.
+ * Return: 0, or -EINVAL / -EOPNOTSUPP as noise_handshake_new() would.
+ */
+int noise_handshake_template_init(struct noise_handshake_template *t, const char *name,
+				  const u8 *prologue, size_t prologue_len)
+{
+	struct noise_hs_template *tp = (struct noise_hs_template *)t;
+	struct noise_symmetric ss;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = noise_hs_parse(&tp->proto, name);
+	if (err) {
+		memset(t, 0, sizeof(*t));
+		return err;
+	}
+	noise_symmetric_init(&ss, &tp->proto);
+	noise_mix_hash(&ss, prologue, prologue_len);
+	memcpy(tp->h, ss.h, ss.hash_len);
+	memcpy(tp->ck, ss.ck, ss.hash_len);
+	noise_symmetric_destroy(&ss);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(noise_handshake_template_init);
+
+/**
+ * noise_handshake_new_from() - Initialize() a HandshakeState from a template.
+ * @t: from noise_handshake_template_init().
+ * @role: NOISE_INITIATOR or NOISE_RESPONDER.
+ * @keys: as for noise_handshake_new(), but the prologue is @t's:
+ *	@keys->prologue must be NULL and @keys->prologue_len 0.
+ * @gfp: allocation flags for the handshake state.
+ *
+ * The same handshake noise_handshake_new() makes from @t's name and
+ * prologue, without parsing the name or hashing it and the prologue.
+ * Context: as noise_handshake_new().
+ * Return: the handshake or an ERR_PTR as noise_handshake_new();
+ * ERR_PTR(-EINVAL) for a template that was never filled, or a prologue
+ * in @keys.
+ */
+struct noise_handshake *noise_handshake_new_from(const struct noise_handshake_template *t,
+						 enum noise_role role,
+						 const struct noise_keys *keys, gfp_t gfp)
+{
+	const struct noise_hs_template *tp = (const struct noise_hs_template *)t;
+
+	if ((role != NOISE_INITIATOR && role != NOISE_RESPONDER) ||
+	    !tp->proto.name_len || keys->prologue || keys->prologue_len)
+		return ERR_PTR(-EINVAL);
+	return noise_hs_create(&tp->proto, tp, role, keys, gfp);
+}
+EXPORT_SYMBOL_GPL(noise_handshake_new_from);
 
 /**
  * noise_handshake_fallback() - start a fallback protocol from a handshake.
@@ -484,7 +569,7 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 			return ERR_PTR(-EINVAL);
 		role = NOISE_INITIATOR;
 	}
-	return noise_hs_create(&proto, role, &k, gfp);
+	return noise_hs_create(&proto, NULL, role, &k, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_fallback);
 

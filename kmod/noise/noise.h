@@ -40,6 +40,18 @@ enum noise_dh_id { NOISE_DH_25519, NOISE_DH_448 };
 enum noise_cipher_id { NOISE_CIPHER_CHACHAPOLY, NOISE_CIPHER_AESGCM,
 		       NOISE_CIPHER_COUNT };
 
+/**
+ * struct noise_handshake_template - a protocol name parsed, and the
+ *	SymmetricState a handshake of it starts from with a given prologue
+ *	(noise_handshake_template_init()), for noise_handshake_new_from(),
+ *	which then repeats neither. Plain data the engine fills: it may be
+ *	copied, needs no freeing and holds nothing secret.
+ * @opaque: the engine's.
+ */
+struct noise_handshake_template {
+	u64 opaque[72];
+};
+
 /* What a handshake expects next (noise_handshake_next()). */
 enum noise_action {
 	NOISE_ACTION_WRITE,	/* call noise_handshake_write() */
@@ -158,6 +170,11 @@ unsigned int noise_dh_len(enum noise_dh_id dh);
 
 struct noise_handshake *noise_handshake_new(const char *name, enum noise_role role,
 					    const struct noise_keys *keys, gfp_t gfp);
+int noise_handshake_template_init(struct noise_handshake_template *t, const char *name,
+				  const u8 *prologue, size_t prologue_len);
+struct noise_handshake *noise_handshake_new_from(const struct noise_handshake_template *t,
+						 enum noise_role role,
+						 const struct noise_keys *keys, gfp_t gfp);
 struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 						 const char *name,
 						 const struct noise_keys *keys,

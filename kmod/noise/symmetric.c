@@ -9,21 +9,38 @@
 #include "symmetric.h"
 
 /* InitializeSymmetric(protocol_name); the CipherState has no key. */
-void noise_symmetric_init(struct noise_symmetric *ss,
-			  const struct noise_protocol *proto)
+/* No key; @proto's cipher and hash; h and ck not set. */
+static void noise_symmetric_reset(struct noise_symmetric *ss,
+				  const struct noise_protocol *proto)
 {
 	memset(&ss->cs, 0, sizeof(ss->cs));
 	ss->key_pending = false;
 	ss->cs.id = proto->cipher;
 	ss->hash = proto->hash;
 	ss->hash_len = noise_hash_len(proto->hash);
-	/* h = name padded with zeros to HASHLEN, or HASH(name). */
 	memset(ss->h, 0, sizeof(ss->h));
+}
+
+void noise_symmetric_init(struct noise_symmetric *ss,
+			  const struct noise_protocol *proto)
+{
+	noise_symmetric_reset(ss, proto);
+	/* h = name padded with zeros to HASHLEN, or HASH(name). */
 	if (proto->name_len <= ss->hash_len)
 		memcpy(ss->h, proto->name, proto->name_len);
 	else
 		noise_hash(ss->hash, ss->h, proto->name, proto->name_len, NULL, 0);
 	memcpy(ss->ck, ss->h, ss->hash_len);
+}
+
+/* InitializeSymmetric() resumed: h and ck as a template saved them. */
+void noise_symmetric_init_at(struct noise_symmetric *ss,
+			     const struct noise_protocol *proto,
+			     const u8 *h, const u8 *ck)
+{
+	noise_symmetric_reset(ss, proto);
+	memcpy(ss->h, h, ss->hash_len);
+	memcpy(ss->ck, ck, ss->hash_len);
 }
 
 /* Wipe ck and the key; h survives for GetHandshakeHash. */

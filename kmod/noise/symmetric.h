@@ -51,6 +51,9 @@ struct noise_symmetric {
 int noise_hs_cipher_crypt(struct noise_hs_cipher *cs, bool enc, const u8 *ad,
 			  size_t ad_len, const u8 *src, u8 *dst, size_t len);
 
+void noise_symmetric_init_at(struct noise_symmetric *ss,
+			     const struct noise_protocol *proto,
+			     const u8 *h, const u8 *ck);
 void noise_symmetric_init(struct noise_symmetric *ss,
 			  const struct noise_protocol *proto);
 void noise_symmetric_destroy(struct noise_symmetric *ss);

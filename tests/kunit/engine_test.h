@@ -21,6 +21,7 @@ struct et_opts {
 	const char *resp_prologue;
 	bool wrong_psk;
 	bool wrong_rs;
+	bool resp_template;	/* responder from noise_handshake_new_from() */
 };
 
 struct et_pair {

@@ -509,6 +509,55 @@ static void et_rekey_nonce(struct kunit *test)
 }
 
 /*
+ * A responder made from a template (the name parsed and the prologue
+ * hashed once) completes the handshake with an initiator made from the
+ * name (Split() checks both have the same h), and talks with it after
+ * Split; with another prologue than the
+ * initiator's it fails. A template never filled, or a prologue given
+ * beside a template, is refused.
+ */
+static void et_template(struct kunit *test)
+{
+	static const char * const names[] = {
+		"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s",
+		"Noise_NN_25519_AESGCM_SHA256",
+		"Noise_KK_25519_ChaChaPoly_BLAKE2b",
+		"Noise_XXpsk3_448_AESGCM_SHA512",
+		"Noise_NNhfs_25519+MLKEM768_ChaChaPoly_SHA256",
+		"Noise_Npsk0_25519_ChaChaPoly_SHA256",
+	};
+	struct et_opts same = { .resp_template = true };
+	struct et_opts other = { .resp_template = true, .resp_prologue = "other" };
+	struct noise_handshake_template *t;
+	struct noise_keys k = {};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct et_pair *p = et_pair_new(test, names[i], &same);
+
+		KUNIT_ASSERT_EQ_MSG(test, et_handshake(p, 16), 0, "%s", names[i]);
+		et_transport(p, 2, 64);
+		kunit_release_action(test, et_pair_release, p);
+		p = et_pair_new(test, names[i], &other);
+		KUNIT_EXPECT_NE_MSG(test, et_handshake(p, 16), 0, "%s", names[i]);
+		kunit_release_action(test, et_pair_release, p);
+	}
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_PTR_EQ(test, noise_handshake_new_from(t, NOISE_INITIATOR, &k, GFP_KERNEL),
+			    ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_EQ(test, noise_handshake_template_init(t, "Noise_QQ_25519_AESGCM_SHA256",
+							    NULL, 0), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, noise_handshake_new_from(t, NOISE_INITIATOR, &k, GFP_KERNEL),
+			    ERR_PTR(-EINVAL));
+	KUNIT_ASSERT_EQ(test, noise_handshake_template_init(t, names[1], NULL, 0), 0);
+	k.prologue = "p";
+	k.prologue_len = 1;
+	KUNIT_EXPECT_PTR_EQ(test, noise_handshake_new_from(t, NOISE_INITIATOR, &k, GFP_KERNEL),
+			    ERR_PTR(-EINVAL));
+}
+
+/*
  * A freed cipher state is kept with its key wiped: its transform encrypts
  * as the all-zero key does. The next state of its cipher takes it, keyed
  * anew, with n = 0 and zero counts. Past its maximum the pool frees.
@@ -948,6 +997,7 @@ static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_low_order_448),
 	KUNIT_CASE(et_rekey_nonce),
 	KUNIT_CASE(et_cipher_pool),
+	KUNIT_CASE(et_template),
 	KUNIT_CASE(et_transport_state),
 	KUNIT_CASE(et_multi_psk),
 	KUNIT_CASE(et_sg_async),

@@ -88,7 +88,18 @@ struct et_pair *et_pair_new(struct kunit *test, const char *name,
 	et_keys(p, 0, &k);
 	p->ini = noise_handshake_new(name, NOISE_INITIATOR, &k, GFP_KERNEL);
 	et_keys(p, 1, &k);
-	p->res = noise_handshake_new(name, NOISE_RESPONDER, &k, GFP_KERNEL);
+	if (opts && opts->resp_template) {
+		struct noise_handshake_template *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		KUNIT_ASSERT_EQ(test, 0,
+				noise_handshake_template_init(t, name, k.prologue, k.prologue_len));
+		k.prologue = NULL;
+		k.prologue_len = 0;
+		p->res = noise_handshake_new_from(t, NOISE_RESPONDER, &k, GFP_KERNEL);
+	} else {
+		p->res = noise_handshake_new(name, NOISE_RESPONDER, &k, GFP_KERNEL);
+	}
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(p->ini) || IS_ERR(p->res), "%s: %ld %ld",
 			       name, PTR_ERR(p->ini), PTR_ERR(p->res));
 	return p;

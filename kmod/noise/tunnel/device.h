@@ -110,8 +110,11 @@ struct noise_stats {
  *	initiator before reading it: Documentation/wire-format.rst).
  * @overhead: outer bytes added to an inner packet over IPv6, without the
  *	padding: IPv6 + UDP + transport header + tag.
- * @prologue: NOISE_PROLOGUE_PREFIX, the wire version, the protocol name.
+ * @prologue: NOISE_PROLOGUE_PREFIX, the wire version, the protocol name;
+ *	a profile's own (the WireGuard profile: its identifier).
  * @framing: NULL: our wire format; else a profile's (wg.h: WireGuard).
+ * @hs_tmpl: the engine's parse of the handshake's name with @prologue
+ *	hashed in: every handshake starts from it (noise_handshake_new_from()).
  */
 struct noise_tunnel_proto {
 	char name[NOISE_PROTOCOL_NAME_MAX + 1];
@@ -124,6 +127,7 @@ struct noise_tunnel_proto {
 	unsigned int prologue_len;
 	u8 prologue[NOISE_PROTOCOL_NAME_MAX + 32];
 	const struct noise_framing_ops *framing;
+	struct noise_handshake_template hs_tmpl;
 };
 
 /* Events of a peer that the paths raise (noise_device.peer_event). */

@@ -105,8 +105,6 @@ static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct nois
 	struct noise_keys keys = {
 		.local_static = id->private_key,
 		.local_static_public = id->public_key,
-		.prologue = id->proto.prologue,
-		.prologue_len = id->proto.prologue_len,
 		.remote_static_cb = noise_glue_remote_static,
 	};
 	u64 t0 = noise_stage_start();
@@ -134,7 +132,7 @@ static struct noise_glue_hs *noise_glue_new(struct noise_device *nd, struct nois
 		keys.psks = (const u8 (*)[NOISE_PSK_LEN])nhs->psks;
 		keys.num_psks = id->proto.info.num_psks;
 	}
-	nhs->hs = noise_handshake_new(noise_proto_hs_name(&id->proto), role, &keys, GFP_KERNEL);
+	nhs->hs = noise_handshake_new_from(&id->proto.hs_tmpl, role, &keys, GFP_KERNEL);
 	memzero_explicit(nhs->psks, sizeof(nhs->psks));
 	if (IS_ERR(nhs->hs)) {
 		kfree_sensitive(nhs);

@@ -136,8 +136,6 @@ static int noise_calib_start(struct noise_calib *c, const struct noise_tunnel_pr
 	struct noise_keys keys = {
 		.psks = (const u8 (*)[NOISE_PSK_LEN])c->psks,
 		.num_psks = p->info.num_psks,
-		.prologue = p->prologue,
-		.prologue_len = p->prologue_len,
 	};
 	int r, err;
 
@@ -150,7 +148,7 @@ static int noise_calib_start(struct noise_calib *c, const struct noise_tunnel_pr
 		keys.local_static = c->priv[r];
 		keys.local_static_public = c->pub[r];
 		keys.remote_static = c->pub[!r];
-		c->hs[r] = noise_handshake_new(noise_proto_hs_name(p), r, &keys, GFP_KERNEL);
+		c->hs[r] = noise_handshake_new_from(&p->hs_tmpl, r, &keys, GFP_KERNEL);
 		if (IS_ERR(c->hs[r])) {
 			err = PTR_ERR(c->hs[r]);
 			c->hs[r] = NULL;
@@ -338,7 +336,10 @@ int noise_tunnel_protocol_parse(const char *name, struct noise_tunnel_proto *p,
 	p->overhead = sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
 		      sizeof(struct noise_msg_transport) + NOISE_TAG_LEN;
 	noise_proto_prologue(p);
-	err = noise_calibrate(p);
+	err = noise_handshake_template_init(&p->hs_tmpl, noise_proto_hs_name(p),
+					    p->prologue, p->prologue_len);
+	if (!err)
+		err = noise_calibrate(p);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "the engine cannot run this protocol");
 		return err;
