@@ -205,6 +205,7 @@ static struct noise_cipher *noise_cipher_alloc(enum noise_cipher_id id, gfp_t gf
 	}
 	atomic_inc(&noise_stat_kmallocs);
 	noise_cipher_layout(c, id, tfm, nreqs);
+	c->born = jiffies;
 	if (crypto_aead_setauthsize(tfm, NOISE_TAG_LEN)) {
 		noise_cipher_destroy(c);
 		return ERR_PTR(-EINVAL);

@@ -56,6 +56,9 @@ struct noise_crypt_req {
  *	serializes those, so it needs no claiming).
  * @reqs: the requests of the synchronous explicit-nonce calls.
  * @scratch: Rekey's input and output (heap memory for the scatterlist).
+ * @born: jiffies when @tfm was allocated (cipher_pool.c keeps it for a
+ *	limited time).
+ * @pooled: jiffies when the state went into the pool.
  * @pool_next: the next retired state while this one is in the pool.
  */
 struct noise_cipher {
@@ -68,6 +71,7 @@ struct noise_cipher {
 	struct noise_crypt_req *sreq;
 	struct noise_crypt_req *reqs[NOISE_SYNC_REQS];
 	u8 scratch[NOISE_KEY_LEN + NOISE_TAG_LEN];
+	unsigned long born, pooled;
 	struct noise_cipher *pool_next;
 };
 

@@ -11,16 +11,25 @@
  * an AEAD driver holds), and the state with its requests (nonces, the
  * request contexts of the last operations, Rekey's scratch) is wiped. A
  * state whose re-key fails is freed. At most NOISE_CIPHER_POOL_MAX states
- * per cipher are kept; the rest are freed as before. Module exit empties
- * the pool (noise_cipher_pool_drain()).
+ * per cipher are kept; the rest are freed as before.
+ *
+ * A kept transform holds its driver (and the driver's module), and keeps
+ * the driver chosen when it was made. So nothing stays long: a state
+ * unused for NOISE_CIPHER_POOL_IDLE is freed by a delayed work (the pool
+ * of an idle tunnel empties, and the crypto modules can be unloaded), and
+ * a transform older than NOISE_CIPHER_TFM_MAX_AGE is not kept (a driver
+ * registered later is used within that time, even under constant
+ * handshakes). Module exit empties the pool (noise_cipher_pool_drain()).
  *
  * Locking: noise_cipher_pool.lock, a leaf spinlock taken in process
  * context only (both ends may sleep), guards the lists and counts.
  */
 
 #include <linux/export.h>
+#include <linux/jiffies.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include "cipher.h"
 #include "noise_internal.h"
 
@@ -28,9 +37,64 @@ static struct {
 	spinlock_t lock;	/* guards the lists and counts */
 	struct noise_cipher *head[NOISE_CIPHER_COUNT];
 	unsigned int count[NOISE_CIPHER_COUNT];
+	unsigned long idle, max_age;	/* in jiffies */
 } noise_cipher_pool = {
 	.lock = __SPIN_LOCK_UNLOCKED(noise_cipher_pool.lock),
+	.idle = NOISE_CIPHER_POOL_IDLE,
+	.max_age = NOISE_CIPHER_TFM_MAX_AGE,
 };
+
+static void noise_cipher_pool_reap(struct work_struct *work);
+static DECLARE_DELAYED_WORK(noise_cipher_pool_reaper, noise_cipher_pool_reap);
+
+static void noise_cipher_free_list(struct noise_cipher *c)
+{
+	struct noise_cipher *next;
+
+	for (; c; c = next) {
+		next = c->pool_next;
+		noise_cipher_destroy(c);
+	}
+}
+
+/* Detach, under the lock, the states of @id kept since before @cutoff. */
+static struct noise_cipher *noise_cipher_pool_cut(int id, unsigned long cutoff)
+{
+	struct noise_cipher **pp = &noise_cipher_pool.head[id], *old;
+	unsigned int kept = 0;
+
+	lockdep_assert_held(&noise_cipher_pool.lock);
+	/* Most recent first: the first one too old starts the old tail. */
+	while (*pp && time_after_eq((*pp)->pooled, cutoff)) {
+		pp = &(*pp)->pool_next;
+		kept++;
+	}
+	old = *pp;
+	*pp = NULL;
+	noise_cipher_pool.count[id] = kept;
+	return old;
+}
+
+/* Free the states unused for the idle time; again later while any is left. */
+static void noise_cipher_pool_reap(struct work_struct *work)
+{
+	struct noise_cipher *old[NOISE_CIPHER_COUNT];
+	unsigned long idle;
+	bool left = false;
+	int id;
+
+	spin_lock(&noise_cipher_pool.lock);
+	idle = noise_cipher_pool.idle;
+	for (id = 0; id < NOISE_CIPHER_COUNT; id++) {
+		old[id] = noise_cipher_pool_cut(id, jiffies - idle);
+		left |= noise_cipher_pool.count[id];
+	}
+	spin_unlock(&noise_cipher_pool.lock);
+	for (id = 0; id < NOISE_CIPHER_COUNT; id++)
+		noise_cipher_free_list(old[id]);
+	if (left)
+		queue_delayed_work(system_unbound_wq, &noise_cipher_pool_reaper, idle);
+}
 
 atomic_t noise_stat_reuses = ATOMIC_INIT(0);
 EXPORT_SYMBOL_NS_GPL(noise_stat_reuses, NOISE_INTERNAL);
@@ -57,6 +121,7 @@ struct noise_cipher *noise_cipher_pool_get(enum noise_cipher_id id)
 	if (!c)
 		return NULL;
 	c->pool_next = NULL;
+	c->pooled = 0;
 	noise_cipher_layout(c, id, c->tfm, c->nreqs);
 	atomic_inc(&noise_stat_reuses);
 	return c;
@@ -68,8 +133,8 @@ struct noise_cipher *noise_cipher_pool_get(enum noise_cipher_id id)
  *
  * Context: process context, may sleep (setkey).
  * Return: true if the pool took @c; false if the caller must free it (the
- * pool is full, or the re-key failed). Either way @c's transform and
- * layout stay valid for noise_cipher_destroy().
+ * pool is full, the transform is too old, or the re-key failed). Either
+ * way @c's transform and layout stay valid for noise_cipher_destroy().
  */
 bool noise_cipher_pool_put(struct noise_cipher *c)
 {
@@ -77,13 +142,17 @@ bool noise_cipher_pool_put(struct noise_cipher *c)
 	struct crypto_aead *tfm = c->tfm;
 	unsigned int nreqs = c->nreqs;
 	enum noise_cipher_id id = c->id;
+	unsigned long born = c->born;
 	bool kept = false;
 
 	if (READ_ONCE(noise_cipher_pool.count[id]) >= NOISE_CIPHER_POOL_MAX ||
+	    time_after_eq(jiffies, born + READ_ONCE(noise_cipher_pool.max_age)) ||
 	    crypto_aead_setkey(tfm, zeros, NOISE_KEY_LEN))
 		return false;
 	memzero_explicit(c, noise_cipher_size(tfm, nreqs));
 	noise_cipher_layout(c, id, tfm, nreqs);
+	c->born = born;
+	c->pooled = jiffies;
 	spin_lock(&noise_cipher_pool.lock);
 	if (noise_cipher_pool.count[id] < NOISE_CIPHER_POOL_MAX) {
 		c->pool_next = noise_cipher_pool.head[id];
@@ -92,6 +161,10 @@ bool noise_cipher_pool_put(struct noise_cipher *c)
 		kept = true;
 	}
 	spin_unlock(&noise_cipher_pool.lock);
+	/* Already queued (the common case): a test of its pending bit. */
+	if (kept)
+		queue_delayed_work(system_unbound_wq, &noise_cipher_pool_reaper,
+				   READ_ONCE(noise_cipher_pool.idle));
 	return kept;
 }
 
@@ -102,9 +175,10 @@ bool noise_cipher_pool_put(struct noise_cipher *c)
  */
 void noise_cipher_pool_drain(void)
 {
-	struct noise_cipher *list[NOISE_CIPHER_COUNT], *c, *next;
+	struct noise_cipher *list[NOISE_CIPHER_COUNT];
 	int id;
 
+	cancel_delayed_work_sync(&noise_cipher_pool_reaper);
 	spin_lock(&noise_cipher_pool.lock);
 	for (id = 0; id < NOISE_CIPHER_COUNT; id++) {
 		list[id] = noise_cipher_pool.head[id];
@@ -112,12 +186,8 @@ void noise_cipher_pool_drain(void)
 		noise_cipher_pool.count[id] = 0;
 	}
 	spin_unlock(&noise_cipher_pool.lock);
-	for (id = 0; id < NOISE_CIPHER_COUNT; id++) {
-		for (c = list[id]; c; c = next) {
-			next = c->pool_next;
-			noise_cipher_destroy(c);
-		}
-	}
+	for (id = 0; id < NOISE_CIPHER_COUNT; id++)
+		noise_cipher_free_list(list[id]);
 }
 
 /**
@@ -142,3 +212,23 @@ unsigned int noise_cipher_pooled(enum noise_cipher_id id, struct crypto_aead **n
 	return n;
 }
 EXPORT_SYMBOL_NS_GPL(noise_cipher_pooled, NOISE_INTERNAL);
+
+#ifdef NOISE_TESTING
+/**
+ * noise_cipher_pool_set_ages_for_testing() - change the pool's times.
+ * @idle: jiffies a state may stay unused (default NOISE_CIPHER_POOL_IDLE).
+ * @max_age: jiffies a transform may live to be kept (default
+ *	NOISE_CIPHER_TFM_MAX_AGE).
+ *
+ * Context: process context.
+ */
+void noise_cipher_pool_set_ages_for_testing(unsigned long idle, unsigned long max_age)
+{
+	spin_lock(&noise_cipher_pool.lock);
+	WRITE_ONCE(noise_cipher_pool.idle, idle);
+	WRITE_ONCE(noise_cipher_pool.max_age, max_age);
+	spin_unlock(&noise_cipher_pool.lock);
+	mod_delayed_work(system_unbound_wq, &noise_cipher_pool_reaper, idle);
+}
+EXPORT_SYMBOL_NS_GPL(noise_cipher_pool_set_ages_for_testing, NOISE_INTERNAL);
+#endif

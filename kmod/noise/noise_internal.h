@@ -10,6 +10,7 @@
 #define _NOISE_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/jiffies.h>
 #include <linux/types.h>
 #include "pattern.h"
 
@@ -40,6 +41,11 @@ int noise_handshake_set_ephemeral_for_testing(struct noise_handshake *hs,
  */
 int noise_handshake_set_kem_seed_for_testing(struct noise_handshake *hs,
 					     const u8 *seed, size_t len);
+/*
+ * TEST ONLY, test build only: the cipher pool's idle time and its
+ * transforms' age limit, in jiffies. cipher_pool.c.
+ */
+void noise_cipher_pool_set_ages_for_testing(unsigned long idle, unsigned long max_age);
 #endif
 
 /*
@@ -58,6 +64,9 @@ extern atomic_t noise_stat_reuses;
  * takes next (cipher_pool.c).
  */
 #define NOISE_CIPHER_POOL_MAX 64
+/* A state unused this long is freed; a transform this old is not kept. */
+#define NOISE_CIPHER_POOL_IDLE (10 * HZ)
+#define NOISE_CIPHER_TFM_MAX_AGE (120 * HZ)
 struct crypto_aead;
 unsigned int noise_cipher_pooled(enum noise_cipher_id id, struct crypto_aead **next);
 

@@ -10,6 +10,7 @@
 #include <crypto/aead.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
@@ -508,6 +509,38 @@ static void et_rekey_nonce(struct kunit *test)
 	memzero_explicit(key2, sizeof(key2));
 }
 
+#ifdef NOISE_TESTING
+/*
+ * Nothing stays long in the pool: a transform past its age limit is not
+ * kept, and states unused for the idle time are freed by the pool's work.
+ */
+static void et_cipher_pool_ages(struct kunit *test)
+{
+	u8 key[NOISE_KEY_LEN] = {};
+	struct noise_cipher *c;
+	unsigned int n, i;
+	u8 id = NOISE_CIPHER_CHACHAPOLY;
+
+	c = noise_cipher_new(id, key, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	n = noise_cipher_pooled(id, NULL);
+	noise_cipher_pool_set_ages_for_testing(NOISE_CIPHER_POOL_IDLE, 0);
+	noise_cipher_free(c);
+	KUNIT_EXPECT_EQ_MSG(test, noise_cipher_pooled(id, NULL), n, "an old transform was kept");
+
+	noise_cipher_pool_set_ages_for_testing(NOISE_CIPHER_POOL_IDLE, NOISE_CIPHER_TFM_MAX_AGE);
+	c = noise_cipher_new(id, key, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	noise_cipher_free(c);
+	KUNIT_EXPECT_GE(test, noise_cipher_pooled(id, NULL), 1U);
+	noise_cipher_pool_set_ages_for_testing(HZ / 20, NOISE_CIPHER_TFM_MAX_AGE);
+	for (i = 0; i < 100 && noise_cipher_pooled(id, NULL); i++)
+		msleep(50);
+	KUNIT_EXPECT_EQ_MSG(test, noise_cipher_pooled(id, NULL), 0U, "idle states not freed");
+	noise_cipher_pool_set_ages_for_testing(NOISE_CIPHER_POOL_IDLE, NOISE_CIPHER_TFM_MAX_AGE);
+}
+#endif
+
 /*
  * A responder made from a template (the name parsed and the prologue
  * hashed once) completes the handshake with an initiator made from the
@@ -997,6 +1030,9 @@ static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_low_order_448),
 	KUNIT_CASE(et_rekey_nonce),
 	KUNIT_CASE(et_cipher_pool),
+#ifdef NOISE_TESTING
+	KUNIT_CASE(et_cipher_pool_ages),
+#endif
 	KUNIT_CASE(et_template),
 	KUNIT_CASE(et_transport_state),
 	KUNIT_CASE(et_multi_psk),
