@@ -171,7 +171,9 @@ bool noise_cipher_pool_put(struct noise_cipher *c)
 /**
  * noise_cipher_pool_drain() - free every state in the pool.
  *
- * Context: process context, may sleep (module exit).
+ * At module exit; and where a new AEAD driver must be used at once, or
+ * one is to be unregistered (a test's): the pool's transforms hold theirs.
+ * Context: process context, may sleep.
  */
 void noise_cipher_pool_drain(void)
 {
@@ -189,6 +191,7 @@ void noise_cipher_pool_drain(void)
 	for (id = 0; id < NOISE_CIPHER_COUNT; id++)
 		noise_cipher_free_list(list[id]);
 }
+EXPORT_SYMBOL_NS_GPL(noise_cipher_pool_drain, NOISE_INTERNAL);
 
 /**
  * noise_cipher_pooled() - how many states of cipher @id the pool keeps.

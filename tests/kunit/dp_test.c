@@ -42,6 +42,7 @@
 #include "tunnel/socket.h"
 #include "tunnel/hs_glue.h"
 #include "fuzz_test.h"
+#include "noise_internal.h"
 
 #define DP_PROTO	"Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s"
 #define DP_PORT_A	51830
@@ -614,6 +615,8 @@ static void dp_fake_unregister(void *data)
 	rcu_barrier();
 	wait_event_timeout(dp_fake.idle, !dp_fake_in_flight(), 30 * HZ);
 	cancel_delayed_work_sync(&dp_fake.work);
+	/* Retired cipher states keep their transforms, on this driver too. */
+	noise_cipher_pool_drain();
 	crypto_unregister_aead(&dp_fake_alg);
 	WRITE_ONCE(dp_fake_on, false);
 }
@@ -634,6 +637,8 @@ static void dp_fake_register(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, crypto_register_aead(&dp_fake_alg), 0);
 	WRITE_ONCE(dp_fake_on, true);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dp_fake_unregister, NULL), 0);
+	/* A retired state would keep the driver it was made with. */
+	noise_cipher_pool_drain();
 	/* Also makes the per-CPU requests of devices made next big enough. */
 	ci = noise_cipher_new(NOISE_CIPHER_CHACHAPOLY, key, GFP_KERNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ci));
