@@ -8,8 +8,7 @@
 #include "hash.h"
 #include "symmetric.h"
 
-/* InitializeSymmetric(protocol_name); the CipherState has no key. */
-/* No key; @proto's cipher and hash; h and ck not set. */
+/* No key; @proto's cipher and hash; h zero, ck not set. */
 static void noise_symmetric_reset(struct noise_symmetric *ss,
 				  const struct noise_protocol *proto)
 {
@@ -21,6 +20,7 @@ static void noise_symmetric_reset(struct noise_symmetric *ss,
 	memset(ss->h, 0, sizeof(ss->h));
 }
 
+/* InitializeSymmetric(protocol_name); the CipherState has no key. */
 void noise_symmetric_init(struct noise_symmetric *ss,
 			  const struct noise_protocol *proto)
 {
