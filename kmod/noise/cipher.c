@@ -148,14 +148,22 @@ void noise_cipher_destroy(struct noise_cipher *c)
 	kfree_sensitive(c);		/* with its requests */
 }
 
+/* Where a state's requests start, and how far apart they are, on @tfm. */
+static size_t noise_cipher_head(void)
+{
+	return ALIGN(sizeof(struct noise_cipher), CRYPTO_MINALIGN);
+}
+
+static size_t noise_cipher_stride(struct crypto_aead *tfm)
+{
+	return ALIGN(sizeof(struct noise_crypt_req) + crypto_aead_reqsize(tfm),
+		     CRYPTO_MINALIGN);
+}
+
 /* Bytes of a state of @tfm with 1 + @nreqs requests, as allocated. */
 size_t noise_cipher_size(struct crypto_aead *tfm, unsigned int nreqs)
 {
-	size_t head = ALIGN(sizeof(struct noise_cipher), CRYPTO_MINALIGN);
-	size_t stride = ALIGN(sizeof(struct noise_crypt_req) + crypto_aead_reqsize(tfm),
-			      CRYPTO_MINALIGN);
-
-	return head + (1 + nreqs) * stride;
+	return noise_cipher_head() + (1 + nreqs) * noise_cipher_stride(tfm);
 }
 
 /*
@@ -166,14 +174,13 @@ void noise_cipher_layout(struct noise_cipher *c, enum noise_cipher_id id,
 			 struct crypto_aead *tfm, unsigned int nreqs)
 {
 	unsigned int i, reqsize = crypto_aead_reqsize(tfm);
-	size_t head = ALIGN(sizeof(struct noise_cipher), CRYPTO_MINALIGN);
-	size_t stride = ALIGN(sizeof(struct noise_crypt_req) + reqsize, CRYPTO_MINALIGN);
-	u8 *p;
+	size_t stride = noise_cipher_stride(tfm);
+	u8 *p = (u8 *)c + noise_cipher_head();
 
 	c->id = id;
 	c->tfm = tfm;
 	c->nreqs = nreqs;
-	for (i = 0, p = (u8 *)c + head; i <= nreqs; i++, p += stride) {
+	for (i = 0; i <= nreqs; i++, p += stride) {
 		struct noise_crypt_req *r = noise_req_init(p, id, reqsize);
 
 		r->owner = c;

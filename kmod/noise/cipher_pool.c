@@ -134,7 +134,9 @@ struct noise_cipher *noise_cipher_pool_get(enum noise_cipher_id id)
  * Context: process context, may sleep (setkey).
  * Return: true if the pool took @c; false if the caller must free it (the
  * pool is full, the transform is too old, or the re-key failed). Either
- * way @c's transform and layout stay valid for noise_cipher_destroy().
+ * way @c's transform stays valid for noise_cipher_destroy(); a kept state
+ * holds only its transform, cipher, request count and times, and is laid
+ * out again when taken.
  */
 bool noise_cipher_pool_put(struct noise_cipher *c)
 {
@@ -150,7 +152,10 @@ bool noise_cipher_pool_put(struct noise_cipher *c)
 	    crypto_aead_setkey(tfm, zeros, NOISE_KEY_LEN))
 		return false;
 	memzero_explicit(c, noise_cipher_size(tfm, nreqs));
-	noise_cipher_layout(c, id, tfm, nreqs);
+	/* What noise_cipher_destroy() and noise_cipher_pool_get() need. */
+	c->tfm = tfm;
+	c->id = id;
+	c->nreqs = nreqs;
 	c->born = born;
 	c->pooled = jiffies;
 	spin_lock(&noise_cipher_pool.lock);
