@@ -362,12 +362,17 @@ static_assert(__alignof__(struct noise_hs_template) <=
  * the prologue done, @keys->prologue unused) or, @tp NULL, from the name
  * and @keys->prologue; then the pre-messages.
  */
-static struct noise_handshake *noise_hs_create(const struct noise_protocol *proto,
-					       const struct noise_hs_template *tp,
+/*
+ * Every handshake is made here from a template: noise_handshake_new() and
+ * _fallback() fill one on the stack, noise_handshake_new_from() is given
+ * one. @keys->prologue is not read: it is in @tp's h.
+ */
+static struct noise_handshake *noise_hs_create(const struct noise_hs_template *tp,
 					       enum noise_role role,
 					       const struct noise_keys *keys,
 					       gfp_t gfp)
 {
+	const struct noise_protocol *proto = &tp->proto;
 	struct noise_handshake *hs;
 	bool matrix;
 	int err;
@@ -389,12 +394,7 @@ static struct noise_handshake *noise_hs_create(const struct noise_protocol *prot
 		noise_handshake_free(hs);
 		return ERR_PTR(err);
 	}
-	if (tp) {
-		noise_symmetric_init_at(&hs->v.ss, &hs->proto, tp->h, tp->ck);
-	} else {
-		noise_symmetric_init(&hs->v.ss, &hs->proto);
-		noise_mix_hash(&hs->v.ss, keys->prologue, keys->prologue_len);
-	}
+	noise_symmetric_init_at(&hs->v.ss, &hs->proto, tp->h, tp->ck);
 	noise_hs_mix_premessages(hs);
 	return hs;
 }
@@ -406,6 +406,28 @@ static int noise_hs_parse(struct noise_protocol *proto, const char *name)
 	if (!err && !noise_hash_available(proto->hash))
 		err = -EOPNOTSUPP;
 	return err;
+}
+
+/*
+ * Parse @name into @tp->proto, then InitializeSymmetric() and
+ * MixHash(prologue) into @tp->h and @tp->ck. On error only @tp->proto
+ * has been written.
+ */
+static int noise_hs_template_fill(struct noise_hs_template *tp, const char *name,
+				  const u8 *prologue, size_t prologue_len)
+{
+	struct noise_symmetric ss;
+	int err;
+
+	err = noise_hs_parse(&tp->proto, name);
+	if (err)
+		return err;
+	noise_symmetric_init(&ss, &tp->proto);
+	noise_mix_hash(&ss, prologue, prologue_len);
+	memcpy(tp->h, ss.h, sizeof(tp->h));
+	memcpy(tp->ck, ss.ck, sizeof(tp->ck));
+	noise_symmetric_destroy(&ss);
+	return 0;
 }
 
 /**
@@ -433,15 +455,15 @@ static int noise_hs_parse(struct noise_protocol *proto, const char *name)
 struct noise_handshake *noise_handshake_new(const char *name, enum noise_role role,
 					    const struct noise_keys *keys, gfp_t gfp)
 {
-	struct noise_protocol proto;
+	struct noise_hs_template t;
 	int err;
 
 	if (role != NOISE_INITIATOR && role != NOISE_RESPONDER)
 		return ERR_PTR(-EINVAL);
-	err = noise_hs_parse(&proto, name);
+	err = noise_hs_template_fill(&t, name, keys->prologue, keys->prologue_len);
 	if (err)
 		return ERR_PTR(err);
-	return noise_hs_create(&proto, NULL, role, keys, gfp);
+	return noise_hs_create(&t, role, keys, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_new);
 
@@ -464,21 +486,13 @@ int noise_handshake_template_init(struct noise_handshake_template *t, const char
 				  const u8 *prologue, size_t prologue_len)
 {
 	struct noise_hs_template *tp = (struct noise_hs_template *)t;
-	struct noise_symmetric ss;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = noise_hs_parse(&tp->proto, name);
-	if (err) {
-		memset(t, 0, sizeof(*t));
-		return err;
-	}
-	noise_symmetric_init(&ss, &tp->proto);
-	noise_mix_hash(&ss, prologue, prologue_len);
-	memcpy(tp->h, ss.h, ss.hash_len);
-	memcpy(tp->ck, ss.ck, ss.hash_len);
-	noise_symmetric_destroy(&ss);
-	return 0;
+	err = noise_hs_template_fill(tp, name, prologue, prologue_len);
+	if (err)
+		memset(&tp->proto, 0, sizeof(tp->proto));
+	return err;
 }
 EXPORT_SYMBOL_GPL(noise_handshake_template_init);
 
@@ -506,7 +520,7 @@ struct noise_handshake *noise_handshake_new_from(const struct noise_handshake_te
 	if ((role != NOISE_INITIATOR && role != NOISE_RESPONDER) ||
 	    !tp->proto.name_len || keys->prologue || keys->prologue_len)
 		return ERR_PTR(-EINVAL);
-	return noise_hs_create(&tp->proto, tp, role, keys, gfp);
+	return noise_hs_create(tp, role, keys, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_new_from);
 
@@ -540,18 +554,20 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 						 const struct noise_keys *keys,
 						 gfp_t gfp)
 {
+	const struct noise_protocol *proto;
 	struct noise_keys k = *keys;
-	struct noise_protocol proto;
+	struct noise_hs_template t;
 	enum noise_role role;
 	int err;
 
 	if (old->state != NOISE_HS_RUNNING)
 		return ERR_PTR(-EINVAL);
-	err = noise_hs_parse(&proto, name);
+	err = noise_hs_template_fill(&t, name, keys->prologue, keys->prologue_len);
 	if (err)
 		return ERR_PTR(err);
-	if (!proto.fallback || proto.dh != old->proto.dh || proto.kem != old->proto.kem ||
-	    proto.cipher != old->proto.cipher || proto.hash != old->proto.hash)
+	proto = &t.proto;
+	if (!proto->fallback || proto->dh != old->proto.dh || proto->kem != old->proto.kem ||
+	    proto->cipher != old->proto.cipher || proto->hash != old->proto.hash)
 		return ERR_PTR(-EINVAL);
 	k.local_ephemeral = NULL;
 	k.remote_ephemeral = NULL;
@@ -569,7 +585,7 @@ struct noise_handshake *noise_handshake_fallback(struct noise_handshake *old,
 			return ERR_PTR(-EINVAL);
 		role = NOISE_INITIATOR;
 	}
-	return noise_hs_create(&proto, NULL, role, &k, gfp);
+	return noise_hs_create(&t, role, &k, gfp);
 }
 EXPORT_SYMBOL_GPL(noise_handshake_fallback);
 
