@@ -5,11 +5,19 @@
  * reentrant, every computation keeps its state in an on-stack descriptor.
  * BLAKE2s uses the kernel's blake2s library (6.12 has no blake2s shash).
  * HMAC is RFC 2104 for every hash, BLAKE2 included (section 4.3).
+ *
+ * HKDF with BLAKE2s keys HMAC once per temp_key (RFC 2104, section 4):
+ * its inner and outer padded blocks are compressed when temp_key is made,
+ * and each output starts from those two states: two compressions per
+ * output instead of four. The blocks are compressed with the compression
+ * function the library exports (the architecture's, or the generic one),
+ * to the state blake2s_update() reaches once input follows them.
  */
 
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/string.h>
+#include <crypto/internal/blake2s.h>
 #include "hash.h"
 
 struct noise_hash_alg {
@@ -177,18 +185,67 @@ static void noise_hmac(u8 id, u8 *out, const u8 *key, size_t key_len,
 	memzero_explicit(inner, alg->len);
 }
 
-/* HKDF's temp_key = HMAC-HASH(ck, ikm). */
-void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len, u8 *prk)
+/* The BLAKE2s state after the block @pad: IV, then one compression. */
+static void noise_b2s_keyed(struct blake2s_state *st, const u64 *pad)
 {
-	noise_hmac(id, prk, ck, noise_hash_algs[id].len, ikm, ikm_len, NULL, 0);
+	blake2s_init(st, BLAKE2S_HASH_SIZE);
+	if (IS_ENABLED(CONFIG_CRYPTO_ARCH_HAVE_LIB_BLAKE2S))
+		blake2s_compress(st, (const u8 *)pad, 1, BLAKE2S_BLOCK_SIZE);
+	else
+		blake2s_compress_generic(st, (const u8 *)pad, 1, BLAKE2S_BLOCK_SIZE);
+}
+
+/* @key's inner and outer HMAC-BLAKE2s states; @prk is wiped. */
+static void noise_b2s_hmac_key(union noise_hkdf_key *key, u8 *prk)
+{
+	u64 pad[BLAKE2S_BLOCK_SIZE / sizeof(u64)] = {};
+
+	memcpy(pad, prk, BLAKE2S_HASH_SIZE);
+	memzero_explicit(prk, BLAKE2S_HASH_SIZE);
+	noise_hmac_pad_xor(pad, BLAKE2S_BLOCK_SIZE, 0x36);
+	noise_b2s_keyed(&key->b2s.inner, pad);
+	noise_hmac_pad_xor(pad, BLAKE2S_BLOCK_SIZE, 0x36 ^ 0x5c);
+	noise_b2s_keyed(&key->b2s.outer, pad);
+	memzero_explicit(pad, sizeof(pad));
+}
+
+/*
+ * HMAC-BLAKE2s(key, a || b) from @key's states; @alen + @blen > 0 (the
+ * inner block was compressed as if input followed it).
+ */
+static void noise_b2s_hmac(const union noise_hkdf_key *key, u8 *out,
+			   const u8 *a, size_t alen, const u8 *b, size_t blen)
+{
+	struct blake2s_state st = key->b2s.inner;
+	u8 inner[BLAKE2S_HASH_SIZE];
+
+	blake2s_update(&st, a, alen);
+	blake2s_update(&st, b, blen);
+	blake2s_final(&st, inner);	/* wipes st */
+	st = key->b2s.outer;
+	blake2s_update(&st, inner, sizeof(inner));
+	blake2s_final(&st, out);
+	memzero_explicit(inner, sizeof(inner));
+}
+
+/* HKDF's temp_key = HMAC-HASH(ck, ikm), as @id's expand takes it. */
+void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
+			union noise_hkdf_key *key)
+{
+	noise_hmac(id, key->prk, ck, noise_hash_algs[id].len, ikm, ikm_len, NULL, 0);
+	if (id == NOISE_HASH_BLAKE2S)
+		noise_b2s_hmac_key(key, key->prk);
 }
 
 /* HKDF's output @i: HMAC-HASH(temp_key, output i-1 || byte i), @prev NULL for i = 1. */
-void noise_hkdf_expand(u8 id, const u8 *prk, const u8 *prev, u8 i, u8 *out)
+void noise_hkdf_expand(u8 id, const union noise_hkdf_key *key, const u8 *prev, u8 i, u8 *out)
 {
 	unsigned int len = noise_hash_algs[id].len;
 
-	noise_hmac(id, out, prk, len, prev, prev ? len : 0, &i, 1);
+	if (id == NOISE_HASH_BLAKE2S)
+		noise_b2s_hmac(key, out, prev, prev ? len : 0, &i, 1);
+	else
+		noise_hmac(id, out, key->prk, len, prev, prev ? len : 0, &i, 1);
 }
 
 /**
@@ -207,16 +264,17 @@ void noise_hkdf(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
 		u8 *out1, u8 *out2, u8 *out3)
 {
 	unsigned int len = noise_hash_algs[id].len;
-	u8 temp_key[NOISE_MAX_HASHLEN], o1[NOISE_MAX_HASHLEN], o2[NOISE_MAX_HASHLEN];
+	u8 o1[NOISE_MAX_HASHLEN], o2[NOISE_MAX_HASHLEN];
+	union noise_hkdf_key temp_key;
 
-	noise_hkdf_extract(id, ck, ikm, ikm_len, temp_key);
-	noise_hkdf_expand(id, temp_key, NULL, 1, o1);
-	noise_hkdf_expand(id, temp_key, o1, 2, o2);
+	noise_hkdf_extract(id, ck, ikm, ikm_len, &temp_key);
+	noise_hkdf_expand(id, &temp_key, NULL, 1, o1);
+	noise_hkdf_expand(id, &temp_key, o1, 2, o2);
 	if (out3)
-		noise_hkdf_expand(id, temp_key, o2, 3, out3);
+		noise_hkdf_expand(id, &temp_key, o2, 3, out3);
 	memcpy(out1, o1, len);
 	memcpy(out2, o2, len);
-	memzero_explicit(temp_key, sizeof(temp_key));
+	memzero_explicit(&temp_key, sizeof(temp_key));
 	memzero_explicit(o1, sizeof(o1));
 	memzero_explicit(o2, sizeof(o2));
 }

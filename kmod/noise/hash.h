@@ -32,8 +32,25 @@ const char *noise_hash_driver_name(u8 id);
 void noise_hash_start(struct noise_hash_ctx *ctx, u8 id);
 void noise_hash_update(struct noise_hash_ctx *ctx, const u8 *data, size_t len);
 void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out);
-void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len, u8 *prk);
-void noise_hkdf_expand(u8 id, const u8 *prk, const u8 *prev, u8 i, u8 *out);
+/**
+ * union noise_hkdf_key - HKDF's temp_key, between extract and expand.
+ * @prk: temp_key itself (SHA256, SHA512, BLAKE2b).
+ * @b2s: BLAKE2s: the HMAC states keyed with temp_key, after its inner
+ *	(@b2s.inner) and outer (@b2s.outer) padded block.
+ *
+ * Secret: wipe it with memzero_explicit() when done.
+ */
+union noise_hkdf_key {
+	u8 prk[NOISE_MAX_HASHLEN];
+	struct {
+		struct blake2s_state inner, outer;
+	} b2s;
+};
+
+void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
+			union noise_hkdf_key *key);
+void noise_hkdf_expand(u8 id, const union noise_hkdf_key *key, const u8 *prev, u8 i,
+		       u8 *out);
 /* noise_hash_available(), noise_hash_len(), noise_hash(), noise_hkdf(): noise_internal.h */
 
 #endif /* _NOISE_HASH_H */

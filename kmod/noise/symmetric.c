@@ -48,7 +48,7 @@ void noise_symmetric_destroy(struct noise_symmetric *ss)
 {
 	memzero_explicit(&ss->cs, sizeof(ss->cs));
 	memzero_explicit(ss->ck, sizeof(ss->ck));
-	memzero_explicit(ss->prk, sizeof(ss->prk));
+	memzero_explicit(&ss->prk, sizeof(ss->prk));
 	ss->key_pending = false;
 }
 
@@ -75,8 +75,8 @@ static void noise_hs_set_key(struct noise_hs_cipher *cs, const u8 *k)
  */
 void noise_mix_key(struct noise_symmetric *ss, const u8 *ikm, size_t len)
 {
-	noise_hkdf_extract(ss->hash, ss->ck, ikm, len, ss->prk);
-	noise_hkdf_expand(ss->hash, ss->prk, NULL, 1, ss->ck);
+	noise_hkdf_extract(ss->hash, ss->ck, ikm, len, &ss->prk);
+	noise_hkdf_expand(ss->hash, &ss->prk, NULL, 1, ss->ck);
 	memzero_explicit(ss->cs.k, sizeof(ss->cs.k));
 	ss->cs.n = 0;
 	ss->cs.has_key = true;
@@ -90,10 +90,10 @@ static void noise_key_ready(struct noise_symmetric *ss)
 
 	if (!ss->key_pending)
 		return;
-	noise_hkdf_expand(ss->hash, ss->prk, ss->ck, 2, temp_k);
+	noise_hkdf_expand(ss->hash, &ss->prk, ss->ck, 2, temp_k);
 	noise_hs_set_key(&ss->cs, temp_k);	/* n is still 0: the key was not used */
 	memzero_explicit(temp_k, sizeof(temp_k));
-	memzero_explicit(ss->prk, sizeof(ss->prk));
+	memzero_explicit(&ss->prk, sizeof(ss->prk));
 	ss->key_pending = false;
 }
 
@@ -105,7 +105,7 @@ void noise_mix_key_and_hash(struct noise_symmetric *ss, const u8 *ikm, size_t le
 	noise_hkdf(ss->hash, ss->ck, ikm, len, ss->ck, temp_h, temp_k);
 	noise_mix_hash(ss, temp_h, ss->hash_len);
 	noise_hs_set_key(&ss->cs, temp_k);
-	memzero_explicit(ss->prk, sizeof(ss->prk));
+	memzero_explicit(&ss->prk, sizeof(ss->prk));
 	ss->key_pending = false;
 	memzero_explicit(temp_h, sizeof(temp_h));
 	memzero_explicit(temp_k, sizeof(temp_k));

@@ -5,6 +5,7 @@
 #ifndef _NOISE_SYMMETRIC_H
 #define _NOISE_SYMMETRIC_H
 
+#include "hash.h"
 #include "pattern.h"
 
 /**
@@ -45,7 +46,7 @@ struct noise_symmetric {
 	bool key_pending;
 	u8 ck[NOISE_MAX_HASHLEN];
 	u8 h[NOISE_MAX_HASHLEN];
-	u8 prk[NOISE_MAX_HASHLEN];
+	union noise_hkdf_key prk;
 };
 
 int noise_hs_cipher_crypt(struct noise_hs_cipher *cs, bool enc, const u8 *ad,

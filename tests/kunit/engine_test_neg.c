@@ -8,6 +8,7 @@
  */
 
 #include <crypto/aead.h>
+#include <crypto/blake2s.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -667,6 +668,59 @@ static void et_cipher_pool(struct kunit *test)
 	}
 }
 
+/* HMAC-BLAKE2s(key, a || b) as RFC 2104 writes it, for et_hkdf_blake2s. */
+static void et_hmac_b2s(u8 *out, const u8 *key, const u8 *a, size_t alen,
+			const u8 *b, size_t blen)
+{
+	u8 pad[BLAKE2S_BLOCK_SIZE], inner[BLAKE2S_HASH_SIZE];
+	struct blake2s_state st;
+	int i;
+
+	for (i = 0; i < BLAKE2S_BLOCK_SIZE; i++)
+		pad[i] = (i < BLAKE2S_HASH_SIZE ? key[i] : 0) ^ 0x36;
+	blake2s_init(&st, BLAKE2S_HASH_SIZE);
+	blake2s_update(&st, pad, sizeof(pad));
+	blake2s_update(&st, a, alen);
+	blake2s_update(&st, b, blen);
+	blake2s_final(&st, inner);
+	for (i = 0; i < BLAKE2S_BLOCK_SIZE; i++)
+		pad[i] ^= 0x36 ^ 0x5c;
+	blake2s_init(&st, BLAKE2S_HASH_SIZE);
+	blake2s_update(&st, pad, sizeof(pad));
+	blake2s_update(&st, inner, sizeof(inner));
+	blake2s_final(&st, out);
+}
+
+/*
+ * HKDF with BLAKE2s starts each output from HMAC states keyed once:
+ * every output equals the one RFC 2104's HMAC gives, for input key
+ * material of every length around the block size, two and three outputs,
+ * the outputs aliasing ck as MixKey has them.
+ */
+static void et_hkdf_blake2s(struct kunit *test)
+{
+	static const size_t lens[] = { 0, 1, 31, 32, 33, 56, 63, 64, 65, 128, 200 };
+	u8 ck[32], ikm[200], prk[32], want[3][32], got[3][32];
+	unsigned int i, n;
+	u8 c;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		for (n = 2; n <= 3; n++) {
+			get_random_bytes(ck, sizeof(ck));
+			get_random_bytes(ikm, lens[i]);
+			et_hmac_b2s(prk, ck, ikm, lens[i], NULL, 0);
+			for (c = 1; c <= n; c++)
+				et_hmac_b2s(want[c - 1], prk, c == 1 ? NULL : want[c - 2],
+					    c == 1 ? 0 : 32, &c, 1);
+			memcpy(got[0], ck, sizeof(ck));
+			noise_hkdf(NOISE_HASH_BLAKE2S, got[0], ikm, lens[i], got[0], got[1],
+				   n == 3 ? got[2] : NULL);
+			KUNIT_EXPECT_MEMEQ_MSG(test, got, want, n * 32,
+					       "ikm %zu bytes, %u outputs", lens[i], n);
+		}
+	}
+}
+
 /* A failed decryption changes nothing; explicit nonces out of order. */
 static void et_transport_state(struct kunit *test)
 {
@@ -1034,6 +1088,7 @@ static struct kunit_case et_neg_cases[] = {
 	KUNIT_CASE(et_cipher_pool_ages),
 #endif
 	KUNIT_CASE(et_template),
+	KUNIT_CASE(et_hkdf_blake2s),
 	KUNIT_CASE(et_transport_state),
 	KUNIT_CASE(et_multi_psk),
 	KUNIT_CASE(et_sg_async),
