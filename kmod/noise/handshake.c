@@ -358,14 +358,11 @@ static_assert(__alignof__(struct noise_hs_template) <=
 	      __alignof__(struct noise_handshake_template));
 
 /*
- * A new handshake of @proto: its SymmetricState from @tp (the name and
- * the prologue done, @keys->prologue unused) or, @tp NULL, from the name
- * and @keys->prologue; then the pre-messages.
- */
-/*
- * Every handshake is made here from a template: noise_handshake_new() and
- * _fallback() fill one on the stack, noise_handshake_new_from() is given
- * one. @keys->prologue is not read: it is in @tp's h.
+ * A new handshake of @tp's protocol: its SymmetricState from @tp (the
+ * name and the prologue done: @keys->prologue is not read), then the
+ * pre-messages. Every handshake is made here: noise_handshake_new() and
+ * _fallback() fill a template on the stack, noise_handshake_new_from() is
+ * given one.
  */
 static struct noise_handshake *noise_hs_create(const struct noise_hs_template *tp,
 					       enum noise_role role,
@@ -424,8 +421,8 @@ static int noise_hs_template_fill(struct noise_hs_template *tp, const char *name
 		return err;
 	noise_symmetric_init(&ss, &tp->proto);
 	noise_mix_hash(&ss, prologue, prologue_len);
-	memcpy(tp->h, ss.h, sizeof(tp->h));
-	memcpy(tp->ck, ss.ck, sizeof(tp->ck));
+	memcpy(tp->h, ss.h, ss.hash_len);
+	memcpy(tp->ck, ss.ck, ss.hash_len);
 	noise_symmetric_destroy(&ss);
 	return 0;
 }
