@@ -436,7 +436,7 @@ static int noise_hs_template_fill(struct noise_hs_template *tp, const char *name
  *	and every key the pattern needs from this role must be present.
  * @gfp: allocation flags for the handshake state (GFP_ATOMIC works).
  *
- * Allocates one struct noise_handshake (about 1.7 KiB on x86-64; with hfs,
+ * Allocates one struct noise_handshake (about 1.9 KiB on x86-64; with hfs,
  * about 11 KiB more for the KEM state, and 8 KiB more on the side that
  * writes e1 for ML-KEM's matrix) with one kmalloc and nothing else:
  * no crypto transform (the handshake encrypts with the crypto library),

@@ -185,14 +185,29 @@ static void noise_hmac(u8 id, u8 *out, const u8 *key, size_t key_len,
 	memzero_explicit(inner, alg->len);
 }
 
-/* The BLAKE2s state after the block @pad: IV, then one compression. */
-static void noise_b2s_keyed(struct blake2s_state *st, const u64 *pad)
+/* @h: BLAKE2s's chaining value after the block @pad (IV, one compression). */
+static void noise_b2s_keyed(u32 h[8], const u64 *pad)
+{
+	struct blake2s_state st;
+
+	blake2s_init(&st, BLAKE2S_HASH_SIZE);
+	if (IS_ENABLED(CONFIG_CRYPTO_ARCH_HAVE_LIB_BLAKE2S))
+		blake2s_compress(&st, (const u8 *)pad, 1, BLAKE2S_BLOCK_SIZE);
+	else
+		blake2s_compress_generic(&st, (const u8 *)pad, 1, BLAKE2S_BLOCK_SIZE);
+	memcpy(h, st.h, sizeof(st.h));
+	memzero_explicit(&st, sizeof(st));
+}
+
+/*
+ * @st as blake2s_update() leaves it after one whole block whose chaining
+ * value is @h, once input follows: 64 bytes counted, nothing buffered.
+ */
+static void noise_b2s_resume(struct blake2s_state *st, const u32 h[8])
 {
 	blake2s_init(st, BLAKE2S_HASH_SIZE);
-	if (IS_ENABLED(CONFIG_CRYPTO_ARCH_HAVE_LIB_BLAKE2S))
-		blake2s_compress(st, (const u8 *)pad, 1, BLAKE2S_BLOCK_SIZE);
-	else
-		blake2s_compress_generic(st, (const u8 *)pad, 1, BLAKE2S_BLOCK_SIZE);
+	memcpy(st->h, h, sizeof(st->h));
+	st->t[0] = BLAKE2S_BLOCK_SIZE;
 }
 
 /* @key's inner and outer HMAC-BLAKE2s states; @prk is wiped. */
@@ -203,9 +218,9 @@ static void noise_b2s_hmac_key(union noise_hkdf_key *key, u8 *prk)
 	memcpy(pad, prk, BLAKE2S_HASH_SIZE);
 	memzero_explicit(prk, BLAKE2S_HASH_SIZE);
 	noise_hmac_pad_xor(pad, BLAKE2S_BLOCK_SIZE, 0x36);
-	noise_b2s_keyed(&key->b2s.inner, pad);
+	noise_b2s_keyed(key->b2s.inner, pad);
 	noise_hmac_pad_xor(pad, BLAKE2S_BLOCK_SIZE, 0x36 ^ 0x5c);
-	noise_b2s_keyed(&key->b2s.outer, pad);
+	noise_b2s_keyed(key->b2s.outer, pad);
 	memzero_explicit(pad, sizeof(pad));
 }
 
@@ -216,13 +231,14 @@ static void noise_b2s_hmac_key(union noise_hkdf_key *key, u8 *prk)
 static void noise_b2s_hmac(const union noise_hkdf_key *key, u8 *out,
 			   const u8 *a, size_t alen, const u8 *b, size_t blen)
 {
-	struct blake2s_state st = key->b2s.inner;
 	u8 inner[BLAKE2S_HASH_SIZE];
+	struct blake2s_state st;
 
+	noise_b2s_resume(&st, key->b2s.inner);
 	blake2s_update(&st, a, alen);
 	blake2s_update(&st, b, blen);
 	blake2s_final(&st, inner);	/* wipes st */
-	st = key->b2s.outer;
+	noise_b2s_resume(&st, key->b2s.outer);
 	blake2s_update(&st, inner, sizeof(inner));
 	blake2s_final(&st, out);
 	memzero_explicit(inner, sizeof(inner));

@@ -35,15 +35,15 @@ void noise_hash_finish(struct noise_hash_ctx *ctx, u8 *out);
 /**
  * union noise_hkdf_key - HKDF's temp_key, between extract and expand.
  * @prk: temp_key itself (SHA256, SHA512, BLAKE2b).
- * @b2s: BLAKE2s: the HMAC states keyed with temp_key, after its inner
- *	(@b2s.inner) and outer (@b2s.outer) padded block.
+ * @b2s: BLAKE2s: HMAC keyed with temp_key, the chaining values after its
+ *	inner (@b2s.inner) and outer (@b2s.outer) padded block.
  *
  * Secret: wipe it with memzero_explicit() when done.
  */
 union noise_hkdf_key {
 	u8 prk[NOISE_MAX_HASHLEN];
 	struct {
-		struct blake2s_state inner, outer;
+		u32 inner[8], outer[8];
 	} b2s;
 };
 
