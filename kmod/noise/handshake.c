@@ -396,15 +396,6 @@ static struct noise_handshake *noise_hs_create(const struct noise_hs_template *t
 	return hs;
 }
 
-static int noise_hs_parse(struct noise_protocol *proto, const char *name)
-{
-	int err = noise_protocol_parse(proto, name);
-
-	if (!err && !noise_hash_available(proto->hash))
-		err = -EOPNOTSUPP;
-	return err;
-}
-
 /*
  * Parse @name into @tp->proto, then InitializeSymmetric() and
  * MixHash(prologue) into @tp->h and @tp->ck. On error only @tp->proto
@@ -416,7 +407,9 @@ static int noise_hs_template_fill(struct noise_hs_template *tp, const char *name
 	struct noise_symmetric ss;
 	int err;
 
-	err = noise_hs_parse(&tp->proto, name);
+	err = noise_protocol_parse(&tp->proto, name);
+	if (!err && !noise_hash_available(tp->proto.hash))
+		err = -EOPNOTSUPP;
 	if (err)
 		return err;
 	noise_symmetric_init(&ss, &tp->proto);

@@ -210,13 +210,16 @@ static void noise_b2s_resume(struct blake2s_state *st, const u32 h[8])
 	st->t[0] = BLAKE2S_BLOCK_SIZE;
 }
 
-/* @key's inner and outer HMAC-BLAKE2s states; @prk is wiped. */
-static void noise_b2s_hmac_key(union noise_hkdf_key *key, u8 *prk)
+/* The inner chaining value covers a BLAKE2s temp_key whole. */
+static_assert(offsetof(union noise_hkdf_key, b2s.inner) == 0 &&
+	      sizeof_field(union noise_hkdf_key, b2s.inner) == BLAKE2S_HASH_SIZE);
+
+/* Key HMAC-BLAKE2s with @key->prk: its chaining values overwrite it. */
+static void noise_b2s_hmac_key(union noise_hkdf_key *key)
 {
 	u64 pad[BLAKE2S_BLOCK_SIZE / sizeof(u64)] = {};
 
-	memcpy(pad, prk, BLAKE2S_HASH_SIZE);
-	memzero_explicit(prk, BLAKE2S_HASH_SIZE);
+	memcpy(pad, key->prk, BLAKE2S_HASH_SIZE);
 	noise_hmac_pad_xor(pad, BLAKE2S_BLOCK_SIZE, 0x36);
 	noise_b2s_keyed(key->b2s.inner, pad);
 	noise_hmac_pad_xor(pad, BLAKE2S_BLOCK_SIZE, 0x36 ^ 0x5c);
@@ -250,7 +253,7 @@ void noise_hkdf_extract(u8 id, const u8 *ck, const u8 *ikm, size_t ikm_len,
 {
 	noise_hmac(id, key->prk, ck, noise_hash_algs[id].len, ikm, ikm_len, NULL, 0);
 	if (id == NOISE_HASH_BLAKE2S)
-		noise_b2s_hmac_key(key, key->prk);
+		noise_b2s_hmac_key(key);
 }
 
 /* HKDF's output @i: HMAC-HASH(temp_key, output i-1 || byte i), @prev NULL for i = 1. */
